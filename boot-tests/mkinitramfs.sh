@@ -1,0 +1,59 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Pack the boot-test initramfs, deterministically: a fresh staging
+# directory, fixed modes and mtimes, sorted names, owner root, no device
+# or inode numbers from the host (cpio --reproducible).
+#
+# usage: mkinitramfs.sh -o OUT.cpio -s STAGING -i INIT [-m "MODULES"] BIN...
+#
+# Layout: /init, /bin/<BIN>, /lib/modules/<MODULE>, /dev/console, and empty
+# /proc, /sys, /tmp for init's mounts.
+set -eu
+
+out= stage= init= mods=
+while getopts o:s:i:m: opt; do
+	case $opt in
+	o) out=$OPTARG ;;
+	s) stage=$OPTARG ;;
+	i) init=$OPTARG ;;
+	m) mods=$OPTARG ;;
+	*) echo "usage: $0 -o OUT -s STAGING -i INIT [-m MODULES] BIN..." >&2
+	   exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ -n "$out" ] && [ -n "$stage" ] && [ -n "$init" ] || {
+	echo "$0: -o, -s and -i are required" >&2
+	exit 2
+}
+case $stage in
+/*/*) ;;
+*) echo "$0: staging directory must be an absolute path below /" >&2
+   exit 2 ;;
+esac
+
+rm -rf "$stage"
+mkdir -p "$stage/bin" "$stage/lib/modules" "$stage/dev" "$stage/proc" \
+	"$stage/sys" "$stage/tmp"
+cp "$init" "$stage/init"
+for b in "$@"; do
+	cp "$b" "$stage/bin/"
+done
+for m in $mods; do
+	cp "$m" "$stage/lib/modules/"
+done
+# The kernel's built-in initramfs usually has /dev/console already; ours
+# makes sure init has a console even when it does not.
+mknod -m 600 "$stage/dev/console" c 5 1
+
+find "$stage" -type d -exec chmod 755 {} +
+find "$stage" -type f -exec chmod 644 {} +
+chmod 755 "$stage/init" "$stage"/bin/*
+find "$stage" -exec touch -h -d @0 {} +
+
+tmp=$out.tmp
+(cd "$stage" && find . -mindepth 1 | LC_ALL=C sort |
+	cpio -o -H newc -R 0:0 --reproducible --quiet) > "$tmp"
+mv "$tmp" "$out"
+echo "initramfs: $out ($(wc -c < "$out") bytes)"

@@ -1,0 +1,176 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Boot a kernel with the boot-test initramfs in QEMU and give a verdict.
+#
+# usage: run-qemu.sh -k BZIMAGE -i INITRAMFS -o OUTDIR [-t TIMEOUT_S]
+#                    [-a tcg|kvm|auto] [-w WORKLOADS] [-x EXTRA_APPEND] [-I]
+#                    [-n NAME] [-c KVM_CACHE]
+#
+# Writes OUTDIR/console.log, OUTDIR/verdict (pass|fail|panic|oops|timeout)
+# and OUTDIR/boot.txt; prints "boot NAME: VERDICT in S s (ACCEL)".
+# Exit status: 0 pass, 1 fail, 2 oops, 3 panic, 4 timeout, 10 bad usage.
+set -u
+
+usage() {
+	sed -n '6,8p' "$0" | sed 's/^# \{0,1\}//' >&2
+	exit 10
+}
+
+kernel= initrd= outdir= timeout= accel=tcg workloads=all extra= icount=0
+name= cache=
+while getopts k:i:o:t:a:w:x:In:c: opt; do
+	case $opt in
+	k) kernel=$OPTARG ;;
+	i) initrd=$OPTARG ;;
+	o) outdir=$OPTARG ;;
+	t) timeout=$OPTARG ;;
+	a) accel=$OPTARG ;;
+	w) workloads=$OPTARG ;;
+	x) extra=$OPTARG ;;
+	I) icount=1 ;;
+	n) name=$OPTARG ;;
+	c) cache=$OPTARG ;;
+	*) usage ;;
+	esac
+done
+[ -n "$kernel" ] && [ -n "$initrd" ] && [ -n "$outdir" ] || usage
+case $accel in tcg | kvm | auto) ;; *) usage ;; esac
+case ${timeout:-0} in *[!0-9]*) usage ;; esac
+for f in "$kernel" "$initrd"; do
+	[ -r "$f" ] || { echo "run-qemu.sh: cannot read $f" >&2; exit 10; }
+done
+mkdir -p "$outdir" || exit 10
+outdir=$(cd "$outdir" && pwd)
+[ -n "$name" ] || name=$(basename "$outdir")
+[ -n "$cache" ] || cache=$(dirname "$outdir")/.kvm-probe
+log=$outdir/console.log
+pidfile=$outdir/qemu.pid
+rm -f "$log" "$pidfile" "$outdir/verdict" "$outdir/boot.txt"
+
+# -I: deterministic virtual time, which only TCG on one CPU can give
+if [ "$icount" = 1 ]; then
+	accel=tcg
+fi
+
+# auto: use KVM only if a bare boot under KVM reaches init's KTAP end
+if [ "$accel" = auto ]; then
+	if [ -s "$cache" ]; then
+		accel=$(cat "$cache")
+	elif [ -w /dev/kvm ]; then
+		"$0" -k "$kernel" -i "$initrd" -o "$outdir/kvm-probe" -t 20 \
+			-a kvm -w none -n kvm-probe >/dev/null 2>&1
+		if [ "$(cat "$outdir/kvm-probe/verdict" 2>/dev/null)" = pass ]
+		then
+			accel=kvm
+		else
+			accel=tcg
+		fi
+		echo "$accel" >"$cache"
+	else
+		accel=tcg
+	fi
+fi
+[ -n "$timeout" ] || timeout=300
+
+set -- -M pc -m 512M -smp 1 -nodefaults -no-user-config -display none \
+	-no-reboot -kernel "$kernel" -initrd "$initrd" \
+	-append "console=ttyS0 printk.devkmsg=on panic=-1 loglevel=7 kit.workloads=$workloads${extra:+ $extra}" \
+	-chardev "file,id=con,path=$log" -serial chardev:con \
+	-device isa-debug-exit,iobase=0xf4,iosize=0x04 -pidfile "$pidfile"
+if [ "$accel" = kvm ]; then
+	set -- "$@" -accel kvm -cpu host
+else
+	set -- "$@" -accel tcg
+fi
+if [ "$icount" = 1 ]; then
+	set -- "$@" -icount shift=0,sleep=off
+fi
+
+qpid=
+kill_qemu() {
+	[ -n "$qpid" ] || return 0
+	if kill -0 "$qpid" 2>/dev/null; then
+		kill -TERM "$qpid" 2>/dev/null
+		i=0
+		while kill -0 "$qpid" 2>/dev/null && [ $i -lt 25 ]; do
+			sleep 0.2
+			i=$((i + 1))
+		done
+		kill -KILL "$qpid" 2>/dev/null
+	fi
+	wait "$qpid" 2>/dev/null
+	qpid=
+	rm -f "$pidfile"
+}
+trap kill_qemu EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+trap 'exit 129' HUP
+
+now_ms() {
+	date +%s%3N
+}
+
+start=$(now_ms)
+deadline=$((start + timeout * 1000))
+qemu-system-x86_64 "$@" </dev/null >"$outdir/qemu.stderr" 2>&1 &
+qpid=$!
+timed_out=0
+while kill -0 "$qpid" 2>/dev/null; do
+	if [ "$(now_ms)" -ge "$deadline" ]; then
+		timed_out=1
+		break
+	fi
+	sleep 0.1
+done
+if [ $timed_out = 1 ]; then
+	kill_qemu
+	rc=timeout
+else
+	wait "$qpid"
+	rc=$?
+	qpid=
+	rm -f "$pidfile"
+fi
+end=$(now_ms)
+wall=$(awk -v ms=$((end - start)) 'BEGIN { printf "%.1f", ms / 1000 }')
+
+# 65: init powered off with everything ok, 67: something not ok,
+# 0: init's reboot(2) fallback under -no-reboot; anything else is QEMU's.
+touch "$log"
+if [ $timed_out = 1 ]; then
+	verdict=timeout
+elif grep -q 'Kernel panic - not syncing' "$log"; then
+	verdict=panic
+elif grep -Eq 'Oops|BUG:|general protection fault|invalid opcode|kernel BUG at' "$log"; then
+	verdict=oops
+elif ! grep -q 'kit: end ' "$log" || grep -q 'not ok [0-9]' "$log"; then
+	verdict=fail
+elif [ "$rc" != 65 ] && [ "$rc" != 0 ]; then
+	verdict=fail
+else
+	verdict=pass
+fi
+
+echo "$verdict" >"$outdir/verdict"
+cat >"$outdir/boot.txt" <<EOT
+name=$name
+verdict=$verdict
+wall_s=$wall
+exit_code=$rc
+accel=$accel
+icount=$icount
+workloads=$workloads
+timeout_s=$timeout
+kernel=$kernel
+initramfs=$initrd
+EOT
+echo "boot $name: $verdict in $wall s ($accel)"
+case $verdict in
+pass) exit 0 ;;
+fail) exit 1 ;;
+oops) exit 2 ;;
+panic) exit 3 ;;
+*) exit 4 ;;
+esac
