@@ -1,0 +1,491 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Classification of sites against the kit's ignorelist (Clang special case
+ * list), annotations/sites.tsv and patches/regressions/known-bugs.tsv.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "triage.h"
+
+const char *const cls_names[CLS_COUNT] = {
+	"new", "known-bug", "annotated", "benign", "ignorelisted",
+};
+
+void lists_init(struct lists *l)
+{
+	memset(l, 0, sizeof(*l));
+}
+
+static void free_rows(struct tsv_row *rows, size_t n)
+{
+	size_t i;
+	int j;
+
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < 6; j++)
+			free(rows[i].f[j]);
+		free(rows[i].where);
+	}
+	free(rows);
+}
+
+void lists_free(struct lists *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->nscl; i++) {
+		free(l->scl[i].section);
+		free(l->scl[i].type);
+		free(l->scl[i].glob);
+		free(l->scl[i].category);
+		free(l->scl[i].reason);
+		free(l->scl[i].where);
+	}
+	free(l->scl);
+	free_rows(l->ann, l->nann);
+	free_rows(l->bugs, l->nbugs);
+	memset(l, 0, sizeof(*l));
+}
+
+static char *dupn(const char *s, size_t n)
+{
+	char *d = malloc(n + 1);
+
+	if (d) {
+		memcpy(d, s, n);
+		d[n] = 0;
+	}
+	return d;
+}
+
+static char *read_file(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL, *nb;
+	size_t n = 0, cap = 0, got;
+
+	if (!f)
+		return NULL;
+	do {
+		if (cap - n < 4096) {
+			cap = cap ? cap * 2 : 8192;
+			nb = realloc(buf, cap + 1);
+			if (!nb) {
+				free(buf);
+				fclose(f);
+				return NULL;
+			}
+			buf = nb;
+		}
+		got = fread(buf + n, 1, cap - n, f);
+		n += got;
+	} while (got);
+	if (ferror(f)) {
+		free(buf);
+		fclose(f);
+		return NULL;
+	}
+	fclose(f);
+	buf[n] = 0;
+	return buf;
+}
+
+static char *where(const char *name, int line)
+{
+	char buf[600];
+
+	snprintf(buf, sizeof(buf), "%s:%d", name, line);
+	return dupn(buf, strlen(buf));
+}
+
+static const char *trim(char *s)
+{
+	size_t k;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	k = strlen(s);
+	while (k && (s[k - 1] == ' ' || s[k - 1] == '\t' || s[k - 1] == '\r'))
+		s[--k] = 0;
+	return s;
+}
+
+/*
+ * Clang special case list: "[section]" lines, "src:GLOB" and "fun:GLOB"
+ * entries with an optional "=category", '#' comments. The comment lines
+ * right above an entry are kept as its reason.
+ */
+int lists_load_scl_text(struct lists *l, const char *text, const char *name)
+{
+	char *copy = dupn(text, strlen(text)), *line, *next, *colon, *eq;
+	char *section = NULL, reason[512] = "";
+	const char *t;
+	struct scl_entry *e, *ns;
+	int lineno = 0;
+
+	if (!copy)
+		return -1;
+	for (line = copy; line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = 0;
+		lineno++;
+		t = trim(line);
+		if (!*t) {
+			reason[0] = 0;
+			continue;
+		}
+		if (*t == '#') {
+			t++;
+			while (*t == ' ')
+				t++;
+			if (!strncmp(t, "reason:", 7))
+				t = trim((char *)t + 7);
+			if (reason[0] && strlen(reason) + 2 < sizeof(reason))
+				strcat(reason, " ");
+			strncat(reason, t, sizeof(reason) - strlen(reason) - 1);
+			continue;
+		}
+		if (*t == '[') {
+			free(section);
+			section = dupn(t + 1, strlen(t + 1));
+			if (section && strrchr(section, ']'))
+				*strrchr(section, ']') = 0;
+			reason[0] = 0;
+			continue;
+		}
+		colon = strchr(t, ':');
+		if (!colon)
+			continue;
+		ns = realloc(l->scl, (l->nscl + 1) * sizeof(*ns));
+		if (!ns)
+			break;
+		l->scl = ns;
+		e = &l->scl[l->nscl++];
+		memset(e, 0, sizeof(*e));
+		e->section = section ? dupn(section, strlen(section)) : NULL;
+		e->type = dupn(t, (size_t)(colon - t));
+		eq = strchr(colon + 1, '=');
+		if (eq) {
+			e->category = dupn(eq + 1, strlen(eq + 1));
+			*eq = 0;
+		}
+		e->glob = dupn(colon + 1, strlen(colon + 1));
+		e->reason = dupn(reason, strlen(reason));
+		e->where = where(name, lineno);
+		reason[0] = 0;
+	}
+	free(section);
+	free(copy);
+	return 0;
+}
+
+static int has_suffix(const char *s, const char *suf)
+{
+	size_t a = strlen(s), b = strlen(suf);
+
+	return a >= b && !strcmp(s + a - b, suf);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int load_scl_file(struct lists *l, const char *path)
+{
+	char *text = read_file(path);
+	int ret;
+
+	if (!text)
+		return -1;
+	ret = lists_load_scl_text(l, text, path);
+	free(text);
+	return ret;
+}
+
+/* A file, or every *.scl in a directory (sorted). */
+int lists_load_ignorelist(struct lists *l, const char *path, int must)
+{
+	DIR *d = opendir(path);
+	struct dirent *de;
+	char **names = NULL, **nn, buf[4096];
+	size_t n = 0, i;
+	int ret = 0;
+
+	if (!d) {
+		if (errno == ENOTDIR)
+			return load_scl_file(l, path) && must ? -1 : 0;
+		return must ? -1 : 0;
+	}
+	while ((de = readdir(d))) {
+		if (!has_suffix(de->d_name, ".scl"))
+			continue;
+		nn = realloc(names, (n + 1) * sizeof(*nn));
+		if (!nn)
+			break;
+		names = nn;
+		names[n++] = dupn(de->d_name, strlen(de->d_name));
+	}
+	closedir(d);
+	qsort(names, n, sizeof(*names), cmp_str);
+	for (i = 0; i < n; i++) {
+		snprintf(buf, sizeof(buf), "%s/%s", path, names[i]);
+		if (load_scl_file(l, buf))
+			ret = -1;
+		free(names[i]);
+	}
+	free(names);
+	return ret;
+}
+
+/* TSV with a header line; '#' lines and blank lines are skipped. */
+int lists_load_tsv_text(struct tsv_row **rows, size_t *n, const char *text,
+			const char *name, const char *hdr)
+{
+	char *copy = dupn(text, strlen(text)), *line, *next, *tab;
+	struct tsv_row *nr, *r;
+	int lineno = 0, j;
+
+	if (!copy)
+		return -1;
+	for (line = copy; line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = 0;
+		lineno++;
+		if (!*trim(line) || line[0] == '#' || !strncmp(line, hdr, 5))
+			continue;
+		nr = realloc(*rows, (*n + 1) * sizeof(*nr));
+		if (!nr)
+			break;
+		*rows = nr;
+		r = &nr[(*n)++];
+		for (j = 0; j < 6; j++) {
+			tab = line ? strchr(line, '\t') : NULL;
+			if (tab)
+				*tab = 0;
+			r->f[j] = dupn(line ? trim(line) : "",
+				       line ? strlen(trim(line)) : 0);
+			line = tab ? tab + 1 : NULL;
+		}
+		r->where = where(name, lineno);
+	}
+	free(copy);
+	return 0;
+}
+
+static int load_tsv(struct tsv_row **rows, size_t *n, const char *path,
+		    const char *hdr, int must)
+{
+	char *text = read_file(path);
+	int ret;
+
+	if (!text)
+		return must ? -1 : 0;
+	ret = lists_load_tsv_text(rows, n, text, path, hdr);
+	free(text);
+	return ret;
+}
+
+int lists_load_annotations(struct lists *l, const char *path, int must)
+{
+	return load_tsv(&l->ann, &l->nann, path, "site\t", must);
+}
+
+int lists_load_known_bugs(struct lists *l, const char *path, int must)
+{
+	return load_tsv(&l->bugs, &l->nbugs, path, "name\t", must);
+}
+
+/* One level of "{a,b}" expansion, recursively, then fnmatch. */
+static int brace_match(const char *pat, const char *name)
+{
+	const char *o = strchr(pat, '{'), *c, *a, *b;
+	char buf[512];
+	size_t pre;
+
+	if (!o || !(c = strchr(o, '}')))
+		return fnmatch(pat, name, 0) == 0;
+	pre = (size_t)(o - pat);
+	for (a = o + 1; a <= c; a = b + 1) {
+		b = a;
+		while (b < c && *b != ',')
+			b++;
+		if (pre + (size_t)(b - a) + strlen(c + 1) + 1 > sizeof(buf))
+			return 0;
+		memcpy(buf, pat, pre);
+		memcpy(buf + pre, a, (size_t)(b - a));
+		strcpy(buf + pre + (b - a), c + 1);
+		if (brace_match(buf, name))
+			return 1;
+	}
+	return 0;
+}
+
+/* Section names: "a|b" alternatives, each a glob with "{x,y}" braces. */
+int scl_section_match(const char *section, const char *name)
+{
+	char alt[256];
+	const char *p = section, *bar;
+
+	for (;;) {
+		bar = strchr(p, '|');
+		tl_copy(alt, sizeof(alt), p,
+			bar ? (size_t)(bar - p) : strlen(p));
+		if (brace_match(alt, name))
+			return 1;
+		if (!bar)
+			return 0;
+		p = bar + 1;
+	}
+}
+
+static int entry_applies(const struct scl_entry *e, const struct report *r)
+{
+	const char *names[16];
+	char slash[PATH_MAX_T + 1];
+	int n, i;
+
+	n = sanitizer_names(r, names, 16);
+	if (!n)
+		return 0;
+	if (e->section) {
+		for (i = 0; i < n; i++)
+			if (scl_section_match(e->section, names[i]))
+				break;
+		if (i == n)
+			return 0;
+	}
+	if (!strcmp(e->type, "fun"))
+		return r->func[0] && brace_match(e->glob, r->func);
+	if (!strcmp(e->type, "src")) {
+		if (!r->file[0])
+			return 0;
+		snprintf(slash, sizeof(slash), "/%s", r->file);
+		return brace_match(e->glob, r->file) ||
+		       brace_match(e->glob, slash);
+	}
+	return 0;
+}
+
+static int kind_matches(const char *want, const struct report *r)
+{
+	const char *names[16];
+	int n, i;
+
+	if (!want[0] || !strcmp(want, "*") || !strcmp(want, r->kind))
+		return 1;
+	n = sanitizer_names(r, names, 16);
+	for (i = 0; i < n; i++)
+		if (!strcmp(want, names[i]))
+			return 1;
+	return 0;
+}
+
+static int row_matches(const char *file, const char *func, const char *kind,
+		       const struct report *r)
+{
+	char f[PATH_MAX_T];
+	const char *colon;
+
+	tl_copy(f, sizeof(f), file, strlen(file));
+	colon = strchr(f, ':');
+	if (colon)
+		f[colon - f] = 0;
+	if (!r->file[0] || (strcmp(f, r->file) && fnmatch(f, r->file, 0)))
+		return 0;
+	if (func[0] && strcmp(func, "*") && strcmp(func, r->func) &&
+	    fnmatch(func, r->func, 0))
+		return 0;
+	return kind_matches(kind, r);
+}
+
+static void suggest(struct site *s)
+{
+	const char *names[16];
+	const struct report *r = &s->r;
+	int n = sanitizer_names(r, names, 16);
+
+	if (!n || !ubsan_int_kind(r->kind)) {
+		snprintf(s->suggestion, sizeof(s->suggestion),
+			 "%s:%u\t%s\t%s\tbug\tTODO", r->file[0] ? r->file : "?",
+			 r->line, r->func[0] ? r->func : "?", r->kind);
+		return;
+	}
+	if (r->func[0])
+		snprintf(s->suggestion, sizeof(s->suggestion),
+			 "[%s]\n# reason: TODO\nfun:%s", names[0], r->func);
+	else
+		snprintf(s->suggestion, sizeof(s->suggestion),
+			 "[%s]\n# reason: TODO\nsrc:%s", names[0], r->file);
+}
+
+static int ann_class(const char *c)
+{
+	if (!strcmp(c, "benign"))
+		return CLS_BENIGN;
+	if (!strcmp(c, "ignorelisted"))
+		return CLS_IGNORELISTED;
+	if (!strcmp(c, "bug"))
+		return CLS_KNOWN_BUG;
+	return CLS_ANNOTATED;
+}
+
+/*
+ * Order: ignorelist (it should have silenced the site: the list is broken
+ * or stale), known bugs, annotations; otherwise new.
+ */
+void classify_site(const struct lists *l, struct site *s)
+{
+	const struct report *r = &s->r;
+	size_t i, hit = l->nscl;
+
+	s->reason[0] = s->suggestion[0] = 0;
+	for (i = 0; i < l->nscl; i++) {
+		if (!entry_applies(&l->scl[i], r))
+			continue;
+		if (l->scl[i].category &&
+		    !strcmp(l->scl[i].category, "sanitize")) {
+			hit = l->nscl;
+			break;
+		}
+		if (hit == l->nscl)
+			hit = i;
+	}
+	if (hit < l->nscl) {
+		s->cls = CLS_IGNORELISTED;
+		snprintf(s->reason, sizeof(s->reason),
+			 "ignorelist broken or stale: %s:%s matches (%s)%s%s",
+			 l->scl[hit].type, l->scl[hit].glob, l->scl[hit].where,
+			 l->scl[hit].reason[0] ? ": " : "", l->scl[hit].reason);
+		return;
+	}
+	for (i = 0; i < l->nbugs; i++) {
+		const struct tsv_row *b = &l->bugs[i];
+
+		if (!row_matches(b->f[1], b->f[2], b->f[3], r))
+			continue;
+		s->cls = CLS_KNOWN_BUG;
+		snprintf(s->reason, sizeof(s->reason), "%s%s%s%s%s", b->f[0],
+			 b->f[4][0] ? " fix: " : "", b->f[4],
+			 b->f[5][0] ? " " : "", b->f[5]);
+		return;
+	}
+	for (i = 0; i < l->nann; i++) {
+		const struct tsv_row *a = &l->ann[i];
+
+		if (!row_matches(a->f[0], a->f[1], a->f[2], r))
+			continue;
+		s->cls = ann_class(a->f[3]);
+		snprintf(s->reason, sizeof(s->reason), "%s (%s)", a->f[4],
+			 a->where);
+		return;
+	}
+	s->cls = CLS_NEW;
+	suggest(s);
+}

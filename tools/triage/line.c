@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Console line helpers: prefix removal, stack frame parsing, path and
+ * function name normalisation.
+ */
+#include <string.h>
+
+#include "triage.h"
+
+static int is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static int is_hex(char c)
+{
+	return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+static int is_ident(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       is_digit(c) || c == '_' || c == '.' || c == '$';
+}
+
+/* "[T123]" or "[ C0]" at p; returns the char after ']' or NULL. */
+static const char *parse_caller(const char *p, const char *end,
+				unsigned long *caller)
+{
+	unsigned long id = 0;
+	char t;
+
+	p++;
+	while (p < end && *p == ' ')
+		p++;
+	if (p >= end || (*p != 'T' && *p != 'C'))
+		return NULL;
+	t = *p++;
+	if (p >= end || !is_digit(*p))
+		return NULL;
+	while (p < end && is_digit(*p))
+		id = id * 10 + (unsigned long)(*p++ - '0');
+	if (p >= end || *p != ']')
+		return NULL;
+	*caller = (unsigned long)(unsigned char)t | (id << 8);
+	return p + 1;
+}
+
+/* "[  12.345678]" at p; returns the char after ']' or NULL. */
+static const char *parse_stamp(const char *p, const char *end)
+{
+	p++;
+	while (p < end && *p == ' ')
+		p++;
+	if (p >= end || !is_digit(*p))
+		return NULL;
+	while (p < end && is_digit(*p))
+		p++;
+	if (p < end && *p == '.') {
+		p++;
+		while (p < end && is_digit(*p))
+			p++;
+	}
+	if (p >= end || *p != ']')
+		return NULL;
+	return p + 1;
+}
+
+void tl_split(const char *raw, size_t n, struct logline *l)
+{
+	const char *p = raw, *end = raw + n, *q;
+
+	l->caller = 0;
+	while (end > p && (end[-1] == '\r' || end[-1] == '\n'))
+		end--;
+	if (p < end && *p == '<') {
+		q = p + 1;
+		while (q < end && q - p < 5 && is_digit(*q))
+			q++;
+		if (q > p + 1 && q < end && *q == '>')
+			p = q + 1;
+	}
+	if (p < end && *p == '[') {
+		q = parse_stamp(p, end);
+		if (q) {
+			p = q;
+			if (p < end && *p == '[') {
+				q = parse_caller(p, end, &l->caller);
+				if (q)
+					p = q;
+			}
+		} else {
+			q = parse_caller(p, end, &l->caller);
+			if (q)
+				p = q;
+		}
+	}
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	l->s = p;
+	l->n = (size_t)(end - p);
+}
+
+int tl_starts(const char *s, size_t n, const char *prefix)
+{
+	size_t k = strlen(prefix);
+
+	return n >= k && memcmp(s, prefix, k) == 0;
+}
+
+const char *tl_find(const char *s, size_t n, const char *needle)
+{
+	size_t k = strlen(needle);
+	const char *p = s, *end = s + n;
+
+	if (!k)
+		return s;
+	while ((size_t)(end - p) >= k) {
+		p = memchr(p, needle[0], (size_t)(end - p) - k + 1);
+		if (!p)
+			return NULL;
+		if (memcmp(p, needle, k) == 0)
+			return p;
+		p++;
+	}
+	return NULL;
+}
+
+void tl_copy(char *dst, size_t dsz, const char *s, size_t n)
+{
+	if (n >= dsz)
+		n = dsz - 1;
+	memcpy(dst, s, n);
+	dst[n] = 0;
+}
+
+static const char *skip_blanks(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	return p;
+}
+
+static const char *parse_hex(const char *p, const char *end, unsigned long *v)
+{
+	const char *s = p;
+	unsigned long x = 0;
+	char c;
+
+	while (p < end && is_hex(*p)) {
+		c = *p++;
+		x = x * 16 + (unsigned long)(is_digit(c) ?
+						     c - '0' :
+						     (c | 0x20) - 'a' + 10);
+	}
+	*v = x;
+	return p > s ? p : NULL;
+}
+
+/*
+ * Parse a stack frame: "[<addr>] ? func+0x12/0x340 [module]". Leading
+ * "[<addr>]" groups and "? " are optional. Returns 1 if it is a frame.
+ */
+int tl_frame(const char *s, size_t n, struct frame *f)
+{
+	const char *p = s, *end = s + n, *name, *q;
+
+	while (end - p >= 2 && p[0] == '[' && p[1] == '<') {
+		q = memchr(p, ']', (size_t)(end - p));
+		if (!q)
+			return 0;
+		p = skip_blanks(q + 1, end);
+	}
+	f->unreliable = 0;
+	if (end - p >= 2 && p[0] == '?' && p[1] == ' ') {
+		f->unreliable = 1;
+		p = skip_blanks(p + 2, end);
+	}
+	name = p;
+	while (p < end && is_ident(*p))
+		p++;
+	if (p == name || end - p < 4 || memcmp(p, "+0x", 3) != 0)
+		return 0;
+	tl_copy(f->func, sizeof(f->func), name, (size_t)(p - name));
+	p = parse_hex(p + 3, end, &f->off);
+	if (!p)
+		return 0;
+	f->size = 0;
+	if (end - p >= 3 && memcmp(p, "/0x", 3) == 0) {
+		p = parse_hex(p + 3, end, &f->size);
+		if (!p)
+			return 0;
+	}
+	f->module[0] = 0;
+	f->src = NULL;
+	p = skip_blanks(p, end);
+	if (p < end && *p == '[') {
+		q = memchr(p, ']', (size_t)(end - p));
+		if (q)
+			tl_copy(f->module, sizeof(f->module), p + 1,
+				(size_t)(q - p - 1));
+	}
+	return 1;
+}
+
+/* "RIP: 0010:func+0x1/0x2"; *kernel says whether the segment is 0010. */
+int tl_rip(const char *s, size_t n, struct frame *f, int *kernel)
+{
+	const char *p = s + 5, *end = s + n, *q;
+
+	if (!tl_starts(s, n, "RIP: "))
+		return 0;
+	p = skip_blanks(p, end);
+	q = p;
+	while (q < end && is_hex(*q))
+		q++;
+	*kernel = 1;
+	if (q < end && *q == ':' && q > p) {
+		*kernel = (q - p == 4 && memcmp(p, "0010", 4) == 0);
+		p = q + 1;
+	}
+	return tl_frame(p, (size_t)(end - p), f);
+}
+
+/* Top-level directories of the kernel tree. */
+static const char *const top_dirs[] = {
+	"arch",	   "block", "certs",	"crypto",  "drivers", "fs",
+	"include", "init",  "io_uring", "ipc",	   "kernel",  "lib",
+	"mm",	   "net",   "rust",	"samples", "scripts", "security",
+	"sound",   "tools", "usr",	"virt",
+};
+
+static int is_top_dir(const char *c, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(top_dirs) / sizeof(top_dirs[0]); i++)
+		if (strlen(top_dirs[i]) == n && memcmp(top_dirs[i], c, n) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * Strip a build-tree prefix: return the path from its first component that
+ * is a top-level kernel directory. The first component of an absolute path
+ * (e.g. /usr/...) is never taken: a kernel tree does not sit at the root.
+ */
+const char *tl_strip_path(const char *path)
+{
+	const char *p = path, *slash;
+	int first = (*path == '/');
+
+	while (p[0] == '.' && (p[1] == '/' || (p[1] == '.' && p[2] == '/')))
+		p += (p[1] == '/') ? 2 : 3;
+	for (;;) {
+		while (*p == '/')
+			p++;
+		slash = strchr(p, '/');
+		if (!slash)
+			return path;
+		if (!first && is_top_dir(p, (size_t)(slash - p)))
+			return p;
+		first = 0;
+		p = slash + 1;
+	}
+}
+
+/* Drop compiler suffixes: .cold, .isra.N, .constprop.N, .part.N, .llvm.N */
+void tl_norm_func(const char *in, char *out, size_t outsz)
+{
+	const char *dot = strchr(in, '.');
+
+	tl_copy(out, outsz, in, dot ? (size_t)(dot - in) : strlen(in));
+}

@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Output: a table for people, TSV for sh/awk, one JSON document.
+ */
+#include <string.h>
+
+#include "triage.h"
+
+void json_str(FILE *f, const char *s)
+{
+	unsigned char c;
+
+	putc('"', f);
+	for (; (c = (unsigned char)*s); s++) {
+		switch (c) {
+		case '"':
+			fputs("\\\"", f);
+			break;
+		case '\\':
+			fputs("\\\\", f);
+			break;
+		case '\n':
+			fputs("\\n", f);
+			break;
+		case '\t':
+			fputs("\\t", f);
+			break;
+		case '\r':
+			fputs("\\r", f);
+			break;
+		default:
+			if (c < 0x20 || c == 0x7f)
+				fprintf(f, "\\u%04x", c);
+			else
+				putc(c, f);
+		}
+	}
+	putc('"', f);
+}
+
+/* TSV and table cells: no tabs or newlines inside a field. */
+static void flat(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\n')
+			fputs(" | ", f);
+		else if (*s == '\t' || (unsigned char)*s < 0x20)
+			putc(' ', f);
+		else
+			putc(*s, f);
+	}
+}
+
+static const char *site_str(const struct report *r, char *buf, size_t sz)
+{
+	if (!r->file[0])
+		snprintf(buf, sz, "-");
+	else if (r->col)
+		snprintf(buf, sz, "%s:%u:%u", r->file, r->line, r->col);
+	else
+		snprintf(buf, sz, "%s:%u", r->file, r->line);
+	return buf;
+}
+
+void class_counts(const struct sitetab *t, unsigned long *c, unsigned long *fp,
+		  unsigned long *all)
+{
+	size_t i;
+	const struct site *s;
+
+	memset(c, 0, CLS_COUNT * sizeof(*c));
+	*fp = *all = 0;
+	for (i = 0; i < t->n; i++) {
+		s = t->v[i];
+		c[s->cls]++;
+		if (!report_is_ubsan(&s->r) || !ubsan_int_kind(s->r.kind))
+			continue;
+		(*all)++;
+		if (s->cls == CLS_ANNOTATED || s->cls == CLS_BENIGN ||
+		    s->cls == CLS_IGNORELISTED)
+			(*fp)++;
+	}
+}
+
+void out_tsv(FILE *f, const struct sitetab *t)
+{
+	size_t i;
+	const struct site *s;
+	char site[PATH_MAX_T + 32];
+
+	for (i = 0; i < t->n; i++) {
+		s = t->v[i];
+		fprintf(f, "%s\t%s\t%s\t%s\t%lu\t", cls_names[s->cls],
+			s->r.kind, site_str(&s->r, site, sizeof(site)),
+			s->r.func[0] ? s->r.func : "-", s->count);
+		flat(f, s->r.title);
+		putc('\t', f);
+		flat(f, s->r.detail);
+		putc('\n', f);
+	}
+}
+
+void out_table(FILE *f, const struct sitetab *t, const struct logs *lg)
+{
+	size_t i;
+	const struct site *s;
+	char site[PATH_MAX_T + 32];
+
+	fprintf(f, "%5s  %-12s  %-25s  %-40s  %-28s  %s\n", "COUNT", "CLASS",
+		"KIND", "SITE", "FUNCTION", "TITLE");
+	for (i = 0; i < t->n; i++) {
+		s = t->v[i];
+		fprintf(f, "%5lu  %-12s  %-25s  %-40s  %-28s  ", s->count,
+			cls_names[s->cls], s->r.kind,
+			site_str(&s->r, site, sizeof(site)),
+			s->r.func[0] ? s->r.func : "-");
+		flat(f, s->r.title);
+		fputs(s->r.corrupted ? "  (corrupted)\n" : "\n", f);
+	}
+	for (i = 0; i < t->n; i++) {
+		s = t->v[i];
+		if (s->cls != CLS_NEW && !s->reason[0])
+			continue;
+		fprintf(f, "\n%s [%s] first %s:%lu", s->r.title,
+			cls_names[s->cls], lg->names[s->first.log],
+			s->first.line);
+		if (s->r.detail[0] && report_is_ubsan(&s->r)) {
+			fputs("\n  detail: ", f);
+			flat(f, s->r.detail);
+		}
+		if (s->reason[0])
+			fprintf(f, "\n  reason: %s", s->reason);
+		if (s->cls == CLS_NEW)
+			fprintf(f, "\n  suggestion:\n    %s",
+				s->suggestion[0] ? s->suggestion : "");
+		putc('\n', f);
+	}
+	fprintf(f, "\n%lu reports, %zu distinct sites in %d log(s)\n",
+		t->reports, t->n, lg->n);
+}
+
+void out_fprate(FILE *f, const struct sitetab *t)
+{
+	unsigned long c[CLS_COUNT], fp, all;
+	int i;
+
+	class_counts(t, c, &fp, &all);
+	for (i = 0; i < CLS_COUNT; i++)
+		fprintf(f, "%-12s %lu\n", cls_names[i], c[i]);
+	fprintf(f, "fp_rate      %lu/%lu = %.3f\n", fp, all,
+		all ? (double)fp / (double)all : 0.0);
+}
+
+static void json_frame(FILE *f, const struct frame *fr, int last)
+{
+	const char *p, *nl;
+	char buf[FUNC_MAX + PATH_MAX_T + 64];
+	int first = 1;
+
+	fputs("{\"func\": ", f);
+	json_str(f, fr->func);
+	fprintf(f, ", \"offset\": %lu, \"size\": %lu, \"module\": ", fr->off,
+		fr->size);
+	json_str(f, fr->module);
+	fprintf(f, ", \"unreliable\": %s", fr->unreliable ? "true" : "false");
+	if (fr->src) {
+		fputs(", \"src\": [", f);
+		for (p = fr->src; *p; p = nl + 1) {
+			nl = strchr(p, '\n');
+			if (!nl)
+				nl = p + strlen(p) - 1;
+			tl_copy(buf, sizeof(buf), p, (size_t)(nl - p));
+			fputs(first ? "" : ", ", f);
+			json_str(f, buf);
+			first = 0;
+			if (!nl[1])
+				break;
+		}
+		putc(']', f);
+	}
+	fputs(last ? "}" : "},", f);
+}
+
+static void json_site(FILE *f, const struct site *s, const struct logs *lg)
+{
+	const struct report *r = &s->r;
+	char site[PATH_MAX_T + 32];
+	int i;
+
+#define FIELD(name, val)                             \
+	do {                                         \
+		fputs(",\n      \"" name "\": ", f); \
+		json_str(f, val);                    \
+	} while (0)
+	fputs("    {\n      \"title\": ", f);
+	json_str(f, r->title);
+	FIELD("syz_title", r->syz_title);
+	FIELD("kind", r->kind);
+	FIELD("site", r->file[0] ? site_str(r, site, sizeof(site)) : "");
+	FIELD("file", r->file);
+	fprintf(f, ",\n      \"line\": %u,\n      \"col\": %u", r->line,
+		r->col);
+	FIELD("function", r->func);
+	FIELD("detail", r->detail);
+	FIELD("class", cls_names[s->cls]);
+	FIELD("reason", s->reason);
+	FIELD("suggestion", s->suggestion);
+	fprintf(f, ",\n      \"count\": %lu", s->count);
+	fputs(",\n      \"first\": {\"log\": ", f);
+	json_str(f, lg->names[s->first.log]);
+	fprintf(f, ", \"line\": %lu}", s->first.line);
+	fputs(",\n      \"last\": {\"log\": ", f);
+	json_str(f, lg->names[s->last.log]);
+	fprintf(f, ", \"line\": %lu}", s->last.line);
+	if (r->has_rip) {
+		fputs(",\n      \"rip\": ", f);
+		json_frame(f, &r->rip, 1);
+	}
+	fputs(",\n      \"stack\": [", f);
+	for (i = 0; i < r->nframes; i++) {
+		fputs(i ? "\n        " : "\n        ", f);
+		json_frame(f, &r->frames[i], i == r->nframes - 1);
+	}
+	fprintf(f, "]");
+	fprintf(f, ",\n      \"corrupted\": %s\n    }",
+		r->corrupted ? "true" : "false");
+#undef FIELD
+}
+
+void out_json(FILE *f, const struct sitetab *t, const struct logs *lg)
+{
+	unsigned long c[CLS_COUNT], fp, all;
+	size_t i;
+	int j;
+
+	fputs("{\n  \"tool\": \"ubsan-triage\",\n  \"version\": ", f);
+	json_str(f, TRIAGE_VERSION);
+	fputs(",\n  \"logs\": [", f);
+	for (j = 0; j < lg->n; j++) {
+		fputs(j ? ",\n    {\"path\": " : "\n    {\"path\": ", f);
+		json_str(f, lg->names[j]);
+		fprintf(f, ", \"lines\": %lu, \"reports\": %lu}", lg->lines[j],
+			lg->reports[j]);
+	}
+	fputs("\n  ],\n  \"sites\": [\n", f);
+	for (i = 0; i < t->n; i++) {
+		json_site(f, t->v[i], lg);
+		fputs(i + 1 < t->n ? ",\n" : "\n", f);
+	}
+	class_counts(t, c, &fp, &all);
+	fprintf(f,
+		"  ],\n  \"summary\": {\n    \"reports\": %lu,\n"
+		"    \"sites\": %zu",
+		t->reports, t->n);
+	for (j = 0; j < CLS_COUNT; j++)
+		fprintf(f, ",\n    \"%s\": %lu", cls_names[j], c[j]);
+	fprintf(f, ",\n    \"int_sanitizer_sites\": %lu", all);
+	fprintf(f, ",\n    \"false_positive_sites\": %lu", fp);
+	fprintf(f, ",\n    \"fp_rate\": %.4f\n  }\n}\n",
+		all ? (double)fp / (double)all : 0.0);
+}

@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * De-duplication of reports by site: kind + file:line:col, or the title
+ * for reports without a site.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "triage.h"
+
+void sites_init(struct sitetab *t)
+{
+	memset(t, 0, sizeof(*t));
+}
+
+void sites_free(struct sitetab *t)
+{
+	size_t i;
+	int j;
+
+	for (i = 0; i < t->n; i++) {
+		for (j = 0; j < t->v[i]->r.nframes; j++)
+			free(t->v[i]->r.frames[j].src);
+		free(t->v[i]->r.rip.src);
+		free(t->v[i]);
+	}
+	free(t->v);
+	free(t->hash);
+	memset(t, 0, sizeof(*t));
+}
+
+static size_t hash_str(const char *s)
+{
+	size_t h = 1469598103934665603ull;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
+	return h;
+}
+
+static void make_key(char *key, size_t sz, const struct report *r)
+{
+	if (r->file[0])
+		snprintf(key, sz, "%s %s:%u:%u", r->kind, r->file, r->line,
+			 r->col);
+	else
+		snprintf(key, sz, "%s", r->title);
+}
+
+static int grow(struct sitetab *t)
+{
+	size_t i, j, cap = t->hcap ? t->hcap * 2 : 256;
+	size_t *h = calloc(cap, sizeof(*h));
+	struct site **v;
+
+	if (!h)
+		return -1;
+	for (i = 0; i < t->n; i++) {
+		j = hash_str(t->v[i]->key) & (cap - 1);
+		while (h[j])
+			j = (j + 1) & (cap - 1);
+		h[j] = i + 1;
+	}
+	free(t->hash);
+	t->hash = h;
+	t->hcap = cap;
+	v = realloc(t->v, cap / 2 * sizeof(*v));
+	if (!v)
+		return -1;
+	t->v = v;
+	t->cap = cap / 2;
+	return 0;
+}
+
+/* Count one report; returns its site (new or existing), NULL on ENOMEM. */
+struct site *sites_add(struct sitetab *t, const struct report *r)
+{
+	char key[sizeof(((struct site *)0)->key)];
+	struct site *s;
+	size_t j;
+
+	make_key(key, sizeof(key), r);
+	t->reports++;
+	if (t->n + 1 > t->cap && grow(t))
+		return NULL;
+	j = hash_str(key) & (t->hcap - 1);
+	while (t->hash[j]) {
+		s = t->v[t->hash[j] - 1];
+		if (!strcmp(s->key, key)) {
+			s->count++;
+			s->last.log = r->log;
+			s->last.line = r->lineno;
+			/* prefer a complete report as the representative */
+			if (s->r.corrupted && !r->corrupted)
+				s->r = *r;
+			return s;
+		}
+		j = (j + 1) & (t->hcap - 1);
+	}
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return NULL;
+	s->r = *r;
+	memcpy(s->key, key, sizeof(key));
+	s->count = 1;
+	s->first.log = s->last.log = r->log;
+	s->first.line = s->last.line = r->lineno;
+	t->v[t->n] = s;
+	t->hash[j] = ++t->n;
+	return s;
+}
