@@ -1,0 +1,176 @@
+# The kit's pipeline, one stage a folder, each stage's output a file that the
+# next stage reads:
+#
+#   patches/ + kconfig/ + sanitizer-ignorelist/  ->  $(B)/linux (patched tree, .config)
+#   kernel build (Kbuild, Clang 19, LLVM=1)       ->  bzImage, vmlinux, test_ubsan.ko
+#   boot-tests/ (static init, perf workloads)     ->  $(B)/boot-tests/initramfs.cpio
+#   boot-tests/run-qemu.sh                        ->  $(B)/boots/NAME/console.log, verdict
+#   tools/ubsan-triage                            ->  $(B)/boots/NAME/triage.json
+#   report                                        ->  verdicts and figures on stdout
+#
+# `make` runs it all; `make test` is what CI runs. See README.md.
+
+BUILD ?= build
+B := $(abspath $(BUILD))
+KIT := $(abspath .)
+TARBALL ?= /usr/src/linux-source-6.1.tar.xz
+PRISTINE := $(B)/src/linux-source-6.1
+TREE := $(B)/linux
+JOBS ?= $(shell nproc)
+LLVM_BIN ?= /usr/lib/llvm-19/bin
+# TRAP=1 builds the main kernel with CONFIG_UBSAN_TRAP.
+TRAP ?= 0
+# SANITIZERS=none builds the main kernel without the integer checks.
+SANITIZERS ?= integer
+
+export PATH := $(LLVM_BIN):$(PATH)
+SHELL := /bin/sh
+
+KMAKE = $(MAKE) -C $(1) ARCH=x86_64 LLVM=1 -j$(JOBS)
+
+.PHONY: all deps kernel variants check-vmlinux checkpatch test test-patches \
+	clean distclean help
+all: kernel
+
+help:
+	@sed -n 's/^## //p' $(KIT)/Makefile
+
+## deps            install every Debian package the kit needs (apt-get)
+DEB_PACKAGES := linux-source-6.1 clang-19 lld-19 llvm-19 libclang-rt-19-dev \
+	qemu-system-x86 sparse make gcc libc6-dev flex bison bc cpio kmod \
+	libelf-dev libssl-dev dwarves rsync xz-utils perl patch clang-format
+deps: $(B)/.deps-stamp
+$(B)/.deps-stamp: Makefile
+	@missing=$$(for p in $(DEB_PACKAGES); do \
+		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
+		grep -q 'install ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		cmd="apt-get update && apt-get install -y --no-install-recommends $$missing"; \
+		if [ "$$(id -u)" -ne 0 ]; then \
+			echo "deps: missing packages; as root, run:"; echo "  $$cmd"; exit 1; \
+		fi; \
+		echo "deps: installing $$missing"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+			apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+	@mkdir -p $(B) && touch $@
+
+# ---------------------------------------------------------------------------
+# Stage 1: the patched tree and its configuration.
+
+SERIES := $(KIT)/patches/series
+SERIES_PATCHES := $(addprefix $(KIT)/patches/,$(shell sed -e 's/\#.*//' $(SERIES)))
+IGNORELISTS := $(sort $(wildcard $(KIT)/sanitizer-ignorelist/*.scl))
+# The lists are concatenated into one file, rewritten only when it changes,
+# and named in CONFIG_UBSAN_INTEGER_IGNORELIST; Clang records it as a
+# dependency of every object it was used for.
+IGNORELIST := $(B)/integer-ignorelist.scl
+FRAGMENTS := $(KIT)/kconfig/guest.config $(KIT)/kconfig/ubsan.config \
+	$(if $(filter integer,$(SANITIZERS)),$(KIT)/kconfig/integer-sanitizers.config \
+		$(B)/ignorelist.config) \
+	$(if $(filter 1,$(TRAP)),$(KIT)/kconfig/trap.config)
+
+$(PRISTINE)/Makefile: | $(B)/.deps-stamp
+	@echo "  UNPACK  $(TARBALL)"
+	@rm -rf $(PRISTINE) && mkdir -p $(PRISTINE)
+	@tar -C $(PRISTINE) --strip-components=1 -xf $(TARBALL)
+	@v=$$(make -s -C $(PRISTINE) kernelversion); echo "  VERSION $$v"; \
+	[ "$$v" = 6.1.192 ] || echo "warning: the series was made for 6.1.192, not $$v"
+
+$(TREE)/Makefile: | $(PRISTINE)/Makefile
+	@echo "  COPY    $(TREE)"
+	@cp -a $(PRISTINE) $(TREE).tmp && mv $(TREE).tmp $(TREE)
+
+# Always checked (cheap), so that a hand-edited tree stops the build; it
+# writes nothing when the series is unchanged.
+$(TREE)/.kit-patches/stamp: $(SERIES) $(SERIES_PATCHES) $(KIT)/patches/apply-series.sh \
+		FORCE | $(TREE)/Makefile
+	@$(KIT)/patches/apply-series.sh $(PRISTINE) $(TREE) $(SERIES) >$(B)/.series.log || \
+		{ cat $(B)/.series.log; exit 1; }
+	@if ! cmp -s $(B)/.series.log $@; then cat $(B)/.series.log; cp $(B)/.series.log $@; fi
+
+$(IGNORELIST): $(IGNORELISTS) FORCE
+	@mkdir -p $(B)
+	@cat /dev/null $(IGNORELISTS) >$@.tmp
+	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; echo "  LIST    $@"; fi
+
+$(B)/ignorelist.config: | $(IGNORELIST)
+	@echo 'CONFIG_UBSAN_INTEGER_IGNORELIST="$(IGNORELIST)"' >$@
+
+$(TREE)/.config: $(filter-out $(B)/ignorelist.config,$(FRAGMENTS)) \
+		$(KIT)/kconfig/configure.sh $(TREE)/.kit-patches/stamp \
+		| $(B)/ignorelist.config
+	@$(KIT)/kconfig/configure.sh $(TREE) $(FRAGMENTS)
+	@echo "TRAP=$(TRAP) SANITIZERS=$(SANITIZERS)" >$(TREE)/.kit-flavor
+
+# ---------------------------------------------------------------------------
+# Stage 2: the kernel build.
+
+## kernel          unpack, patch, configure and build bzImage, vmlinux, modules
+kernel: $(TREE)/.config $(IGNORELIST)
+	@start=$$(date +%s); \
+	before=$$(stat -c %Y $(TREE)/vmlinux 2>/dev/null || echo 0); \
+	$(call KMAKE,$(TREE)) bzImage modules; \
+	after=$$(stat -c %Y $(TREE)/vmlinux); \
+	if [ "$$before" = "$$after" ]; then echo "kernel: up to date ($$(( $$(date +%s) - start )) s)"; \
+	else echo "kernel: built $(TREE)/arch/x86/boot/bzImage in $$(( $$(date +%s) - start )) s"; fi
+
+FORCE:
+
+## variants        build the kernels with a perf bug re-introduced (incremental)
+REGRESSIONS := cve-2023-6931 perf-u16-2015
+VARIANT_IMAGES := $(foreach v,$(REGRESSIONS),$(B)/variants/$(v)/arch/x86/boot/bzImage)
+variants: $(VARIANT_IMAGES)
+
+# A variant is a copy of the main tree, objects included, with one more
+# patch: Kbuild then rebuilds only what that patch touches. The files that
+# the patch touches are kept out of the copy and managed by apply-series.sh.
+$(B)/variants/%/arch/x86/boot/bzImage: $(KIT)/patches/regressions/%.patch \
+		$(TREE)/arch/x86/boot/bzImage
+	@echo "  VARIANT $*"
+	@mkdir -p $(B)/variants/$*
+	@sed -n 's|^+++ b/\([^[:space:]]*\).*|/\1|p' $< >$(B)/variants/.$*.exclude
+	@rsync -a --delete --exclude=/.kit-patches/ \
+		--exclude-from=$(B)/variants/.$*.exclude $(TREE)/ $(B)/variants/$*/
+	@$(KIT)/patches/apply-series.sh $(PRISTINE) $(B)/variants/$* $(SERIES) $<
+	@start=$$(date +%s); $(call KMAKE,$(B)/variants/$*) bzImage modules; \
+	echo "variant $*: built in $$(( $$(date +%s) - start )) s"
+
+## check-vmlinux   count the calls to each integer sanitizer handler in vmlinux
+HANDLERS := add_overflow sub_overflow mul_overflow negate_overflow implicit_conversion
+check-vmlinux: kernel
+	@llvm-objdump -d --no-show-raw-insn $(TREE)/vmlinux | \
+		grep -oE '(call|jmp)[[:space:]]+[0-9a-f]+ <__ubsan_handle_[a-z_]+>' | \
+		sed 's/.*<\(.*\)>/\1/' | sort | uniq -c >$(B)/handler-calls.txt
+	@cat $(B)/handler-calls.txt
+	@for h in $(HANDLERS); do \
+		grep -q "__ubsan_handle_$$h$$" $(B)/handler-calls.txt || \
+		{ echo "check-vmlinux: no call to __ubsan_handle_$$h in vmlinux"; exit 1; }; \
+	done; echo "check-vmlinux: every integer handler is called from vmlinux"
+
+## checkpatch      run the tree's scripts/checkpatch.pl over every patch
+checkpatch: | $(PRISTINE)/Makefile
+	@fail=0; for p in $(KIT)/patches/*.patch $(KIT)/patches/regressions/*.patch; do \
+		out=$$(cd $(PRISTINE) && perl scripts/checkpatch.pl -q --no-tree $$p); \
+		printf '%s: %s\n' "$$(basename $$p)" \
+			"$$(echo "$$out" | grep -E '^total:' || echo clean)"; \
+		echo "$$out" | grep -A3 -E '^(ERROR|WARNING)' | sed 's/^/    /'; \
+		echo "$$out" | grep -q '^ERROR' && fail=1; \
+	done; exit $$fail
+
+# ---------------------------------------------------------------------------
+# Tests.
+
+## test-patches    apply-series.sh: applies, skips the perf fixes, stops on hand edits
+test-patches: | $(PRISTINE)/Makefile
+	@$(KIT)/patches/test-apply-series.sh $(PRISTINE) $(SERIES)
+
+## test            what CI runs: patches, kernel, handler calls, tool tests
+test: deps test-patches checkpatch kernel check-vmlinux
+
+## clean           remove the build directory's kernels and logs (keeps the unpacked tarball)
+clean:
+	rm -rf $(TREE) $(B)/variants $(B)/boots $(B)/boot-tests $(B)/tools
+
+distclean:
+	rm -rf $(B)
