@@ -1,0 +1,153 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Self-test of the boot-test tooling, no kernel build needed:
+#  - the initramfs builds, has the expected layout, is reproducible and a
+#    second make has nothing to do;
+#  - run-qemu.sh gives the right verdict and exit status for each kind of
+#    boot, using fake-kernel.c (a multiboot stand-in that QEMU boots in
+#    milliseconds), keeps the console log on a timeout, and leaves no QEMU
+#    behind on a timeout or when it is itself killed;
+#  - -a auto probes KVM within its time bound and caches the answer;
+#  - with KERNEL=path/to/bzImage (default: the kit's build, if present) a
+#    real bare boot passes and a boot cut short by -t times out, log kept.
+#
+# usage: sh selftest.sh [WORKDIR]      (KEEP=1 keeps WORKDIR)
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+work=${1:-$(mktemp -d /tmp/boot-selftest.XXXXXX)}
+mkdir -p "$work"
+work=$(cd "$work" && pwd)
+kernel=${KERNEL:-$here/../build/linux/arch/x86/boot/bzImage}
+run=$here/run-qemu.sh
+npass=0
+nfail=0
+
+check() {
+	if [ "$2" = "$3" ]; then
+		npass=$((npass + 1))
+		echo "ok - $1"
+	else
+		nfail=$((nfail + 1))
+		echo "FAIL - $1: got '$2', want '$3'"
+	fi
+}
+
+cleanup() {
+	[ "${KEEP:-0}" = 1 ] || rm -rf "$work"
+}
+trap cleanup EXIT
+
+# -- initramfs ------------------------------------------------------------
+printf 'not really a module\n' >"$work/dummy.ko"
+for o in a b; do
+	make -s -C "$here" O="$work/$o" KMODS="$work/dummy.ko" >/dev/null 2>&1
+done
+check "initramfs builds" "$(test -s "$work/a/initramfs.cpio" && echo y)" y
+check "initramfs is reproducible" \
+	"$(cmp -s "$work/a/initramfs.cpio" "$work/b/initramfs.cpio" && echo y)" y
+before=$(stat -c %Y.%s "$work/a/initramfs.cpio" "$work/a/bin/init")
+make -s -C "$here" O="$work/a" KMODS="$work/dummy.ko" >"$work/make2.log" 2>&1
+check "second make rebuilds nothing" "$(cat "$work/make2.log")$(stat -c %Y.%s \
+	"$work/a/initramfs.cpio" "$work/a/bin/init")" "$before"
+list=$(cpio -t --quiet <"$work/a/initramfs.cpio" | tr '\n' ' ')
+for f in init bin/perf-cve-2023-6931 bin/perf-u16-2015 \
+	bin/perf-read-format-sweep bin/perf-sampling bin/test-ubsan \
+	lib/modules/dummy.ko dev/console; do
+	case " $list" in
+	*" $f "*) check "initramfs has /$f" y y ;;
+	*) check "initramfs has /$f" n y ;;
+	esac
+done
+owners=$(cpio -tv --quiet <"$work/a/initramfs.cpio" |
+	awk '$3 != "root" || $4 != "root"' | wc -l)
+check "initramfs is owned by root" "$owners" 0
+make -s -C "$here" O="$work/a" fake-kernel >/dev/null 2>&1
+fake=$work/a/fake-kernel.elf
+initrd=$work/a/initramfs.cpio
+
+# -- verdicts ---------------------------------------------------------------
+boot() { # name mode [run-qemu options]
+	n=$1 m=$2
+	shift 2
+	"$run" -k "$fake" -i "$initrd" -o "$work/boots/$n" -a tcg \
+		-x "selftest=$m" "$@" >/dev/null 2>&1
+	echo $?
+}
+for c in pass:0 fail:1 noend:1 oops:2 panic:3; do
+	m=${c%:*}
+	st=$(boot "$m" "$m" -t 30)
+	check "verdict of a $m boot" \
+		"$(cat "$work/boots/$m/verdict" 2>/dev/null)" \
+		"$(echo "$m" | sed 's/noend/fail/')"
+	check "exit status of a $m boot" "$st" "${c#*:}"
+done
+
+# timeout: the log is kept and QEMU is gone
+"$run" -k "$fake" -i "$initrd" -o "$work/boots/hang" -a tcg \
+	-x selftest=hang -t 3 >/dev/null 2>&1 &
+rpid=$!
+i=0
+while [ ! -s "$work/boots/hang/qemu.pid" ] && [ $i -lt 50 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+qpid=$(cat "$work/boots/hang/qemu.pid" 2>/dev/null)
+wait $rpid
+check "exit status of a hung boot" $? 4
+check "verdict of a hung boot" "$(cat "$work/boots/hang/verdict")" timeout
+check "log of a hung boot is kept" \
+	"$(grep -c 'fake kernel: hanging' "$work/boots/hang/console.log")" 1
+check "no QEMU left after a timeout" \
+	"$(kill -0 "${qpid:-0}" 2>/dev/null && echo alive || echo gone)" gone
+
+# the runner killed by a signal takes QEMU down with it
+"$run" -k "$fake" -i "$initrd" -o "$work/boots/killed" -a tcg \
+	-x selftest=hang -t 60 >/dev/null 2>&1 &
+rpid=$!
+i=0
+while [ ! -s "$work/boots/killed/qemu.pid" ] && [ $i -lt 50 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+qpid=$(cat "$work/boots/killed/qemu.pid" 2>/dev/null)
+kill -TERM $rpid
+wait $rpid
+check "exit status of a runner killed by SIGTERM" $? 143
+check "no QEMU left after SIGTERM" \
+	"$(kill -0 "${qpid:-0}" 2>/dev/null && echo alive || echo gone)" gone
+
+# -a auto: a bounded probe whose answer is cached
+start=$(date +%s)
+"$run" -k "$fake" -i "$initrd" -o "$work/boots/auto" -a auto \
+	-c "$work/kvm-cache" >/dev/null 2>&1
+check "-a auto boot" "$(cat "$work/boots/auto/verdict")" pass
+check "-a auto caches tcg or kvm" \
+	"$(grep -Ec '^(tcg|kvm)$' "$work/kvm-cache" 2>/dev/null)" 1
+check "-a auto probe is time-bounded" \
+	"$(test $(($(date +%s) - start)) -le 45 && echo y)" y
+echo "# KVM probe said: $(cat "$work/kvm-cache" 2>/dev/null)"
+
+# -- a real kernel, if there is one -----------------------------------------
+if [ -r "$kernel" ]; then
+	"$run" -k "$kernel" -i "$initrd" -o "$work/boots/real-none" -w none \
+		-t 120 >/dev/null 2>&1
+	check "real kernel: bare boot" \
+		"$(cat "$work/boots/real-none/verdict")" pass
+	bare=$(sed -n 's/^wall_s=\([0-9]*\).*/\1/p' \
+		"$work/boots/real-none/boot.txt")
+	# the sweep runs for well over 3 s, so this boot must time out
+	"$run" -k "$kernel" -i "$initrd" -o "$work/boots/real-cut" \
+		-w perf-read-format-sweep -t $((${bare:-10} + 3)) \
+		>/dev/null 2>&1
+	check "real kernel: cut-short boot times out" \
+		"$(cat "$work/boots/real-cut/verdict")" timeout
+	check "real kernel: its log is kept" \
+		"$(grep -c 'Linux version' "$work/boots/real-cut/console.log")" 1
+else
+	echo "# no kernel at $kernel: real-kernel checks skipped"
+fi
+
+echo "selftest: $npass passed, $nfail failed"
+[ $nfail = 0 ]
