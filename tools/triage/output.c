@@ -165,16 +165,14 @@ static void json_frame(FILE *f, const struct frame *fr, int last)
 	fprintf(f, ", \"unreliable\": %s", fr->unreliable ? "true" : "false");
 	if (fr->src) {
 		fputs(", \"src\": [", f);
-		for (p = fr->src; *p; p = nl + 1) {
+		for (p = fr->src; *p; p = nl + (*nl ? 1 : 0)) {
 			nl = strchr(p, '\n');
 			if (!nl)
-				nl = p + strlen(p) - 1;
+				nl = p + strlen(p);
 			tl_copy(buf, sizeof(buf), p, (size_t)(nl - p));
 			fputs(first ? "" : ", ", f);
 			json_str(f, buf);
 			first = 0;
-			if (!nl[1])
-				break;
 		}
 		putc(']', f);
 	}

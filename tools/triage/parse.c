@@ -383,7 +383,7 @@ static struct slot *slot_find(struct parser *p, unsigned long caller)
 static void slot_close(struct parser *p, struct slot *s, int ended)
 {
 	struct report *r = &s->r;
-	int needs_end = s->framing != FR_NONE || r->trapped;
+	int needs_end = s->framing != FR_NONE || r->trapped || report_is_ubsan(r);
 
 	if (s->state == ST_DETAIL || s->state == ST_BODY) {
 		r->corrupted = (needs_end && !ended) || r->nframes == 0;

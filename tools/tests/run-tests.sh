@@ -1,0 +1,164 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Test driver for ubsan-triage; prints a last line "N passed, M failed".
+# Environment: TRIAGE, UNIT (binaries), TESTDATA (corpus dir), PEER_LOGS
+# (shared/peer-logs), TMPDIR_T (scratch dir), CC.
+set -u
+: "${TRIAGE:?}" "${UNIT:?}" "${TESTDATA:=testdata}" "${PEER_LOGS:=}"
+: "${TMPDIR_T:=/tmp/ubsan-triage-test.$$}" "${CC:=cc}"
+mkdir -p "$TMPDIR_T"
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+# 1. unit tests (C)
+out=$("$UNIT")
+st=$?
+echo "$out" | grep -v '^unit:'
+u=$(echo "$out" | sed -n 's/^unit: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p')
+if [ -z "$u" ]; then
+	bad "unit tests did not finish (status $st)"
+else
+	pass=$((pass + ${u% *}))
+	fail=$((fail + ${u#* }))
+fi
+
+# 2. corpus: every testdata/*.log with a sibling .expected (the --tsv
+# output; if its first line is "# subset", each other line must occur).
+# An optional .args file adds options; "@KIT@" in it is the kit root.
+kit=$(cd "$(dirname "$0")/../.." && pwd)
+for log in "$TESTDATA"/*.log; do
+	[ -e "$log" ] || continue
+	base=${log%.log}
+	[ -f "$base.expected" ] || continue
+	args=
+	[ -f "$base.args" ] && args=$(sed "s|@KIT@|$kit|g" "$base.args")
+	# shellcheck disable=SC2086
+	"$TRIAGE" --tsv $args "$log" >"$TMPDIR_T/out.tsv" 2>"$TMPDIR_T/err"
+	st=$?
+	if [ "$st" -ge 2 ]; then
+		bad "$log: exit status $st: $(cat "$TMPDIR_T/err")"
+		continue
+	fi
+	if [ "$(head -n 1 "$base.expected")" = "# subset" ]; then
+		missing=$(sed 1d "$base.expected" | while IFS= read -r l; do
+			grep -qxF -- "$l" "$TMPDIR_T/out.tsv" || echo "$l"
+		done)
+		if [ -z "$missing" ]; then ok; else
+			bad "$log: lines not in output:"
+			echo "$missing"
+		fi
+	elif diff -u "$base.expected" "$TMPDIR_T/out.tsv" >"$TMPDIR_T/diff"
+	then
+		ok
+	else
+		bad "$log: output differs from $base.expected"
+		cat "$TMPDIR_T/diff"
+	fi
+done
+
+# 3. syzkaller's peer logs: our syz_title against TITLE/ALT, our own title
+# and corrupted flag against the explained differences in the expect file.
+expect=$TESTDATA/peer-syzkaller.expect
+exp() { # file field -> value from the expect file
+	awk -F'\t' -v f="$1" -v k="$2" '$1 == f && $2 == k { print $3 }' \
+		"$expect"
+}
+jfield() { # field from the first site of a JSON document
+	sed -n "s/^      \"$1\": \"\{0,1\}\([^\"]*\)\"\{0,1\},\{0,1\}\$/\1/p" \
+		"$2" | head -n 1
+}
+if [ -d "$PEER_LOGS/syzkaller" ]; then
+	for f in "$PEER_LOGS"/syzkaller/*; do
+		name=$(basename "$f")
+		[ "$name" = README.md ] && continue
+		title=$(sed -n 's/^TITLE: //p;/^$/q' "$f")
+		alt=$(sed -n 's/^ALT: //p;/^$/q' "$f")
+		corr=$(sed -n 's/^CORRUPTED: //p;/^$/q' "$f")
+		[ "$corr" = Y ] && corr=true || corr=false
+		sed '1,/^$/d' "$f" >"$TMPDIR_T/peer.log"
+		"$TRIAGE" --json "$TMPDIR_T/peer.log" >"$TMPDIR_T/peer.json"
+		syz=$(jfield syz_title "$TMPDIR_T/peer.json")
+		own=$(jfield title "$TMPDIR_T/peer.json")
+		gotc=$(jfield corrupted "$TMPDIR_T/peer.json")
+		if [ "$syz" = "$title" ] || { [ -n "$alt" ] && [ "$syz" = "$alt" ]; }
+		then ok; else
+			bad "peer $name: syz_title '$syz', syzkaller '$title'"
+		fi
+		want=$(exp "$name" title)
+		[ -n "$want" ] || want=$title
+		if [ "$own" = "$want" ]; then ok; else
+			bad "peer $name: title '$own', expected '$want'"
+		fi
+		want=$(exp "$name" corrupted)
+		[ -n "$want" ] || want=$corr
+		if [ "$gotc" = "$want" ]; then ok; else
+			bad "peer $name: corrupted $gotc, expected $want"
+		fi
+	done
+else
+	echo "note: no peer logs at '$PEER_LOGS', skipped"
+fi
+
+# 4. exit codes
+printf 'UBSAN: shift-out-of-bounds in lib/a.c:1:2\n' >"$TMPDIR_T/one.log"
+"$TRIAGE" "$TMPDIR_T/one.log" >/dev/null
+[ $? -eq 1 ] && ok || bad "exit status for a new report is not 1"
+"$TRIAGE" --filter-kind none "$TMPDIR_T/one.log" >/dev/null
+[ $? -eq 0 ] && ok || bad "exit status without reports is not 0"
+"$TRIAGE" "$TMPDIR_T/does-not-exist" >/dev/null 2>&1
+[ $? -eq 2 ] && ok || bad "exit status for a missing log is not 2"
+"$TRIAGE" --no-such-option >/dev/null 2>&1
+[ $? -eq 2 ] && ok || bad "exit status for a bad option is not 2"
+"$TRIAGE" - <"$TMPDIR_T/one.log" | grep -q 'shift-out-of-bounds' &&
+	ok || bad "stdin input"
+
+# 5. symbolization against a small debug binary standing in for vmlinux
+sym=/usr/lib/llvm-19/bin/llvm-symbolizer
+[ -x "$sym" ] || sym=$(command -v llvm-symbolizer)
+if [ -n "$sym" ]; then
+	cat >"$TMPDIR_T/symtest.c" <<'EOF'
+static volatile int sink;
+__attribute__((noinline)) void sym_inner(int x)
+{
+	sink = x * 3;
+}
+__attribute__((noinline)) void sym_outer(int x)
+{
+	sym_inner(x + 1);
+	sink++;
+}
+int main(void)
+{
+	sym_outer(1);
+	return 0;
+}
+EOF
+	if "$CC" -g -O1 -o "$TMPDIR_T/symtest" "$TMPDIR_T/symtest.c"; then
+		printf '%s\n' 'UBSAN: negation-overflow in lib/a.c:1:2' \
+			'negation of -2147483648 cannot be represented' \
+			'Call Trace:' ' sym_inner+0x1/0x10' ' sym_outer+0x9/0x20' \
+			' not_there+0x1/0x2' ' modfunc+0x1/0x2 [mod]' \
+			'========================================================================' \
+			>"$TMPDIR_T/sym.log"
+		"$TRIAGE" --json --vmlinux "$TMPDIR_T/symtest" "$TMPDIR_T/sym.log" \
+			>"$TMPDIR_T/sym.json" 2>"$TMPDIR_T/sym.err"
+		if grep -q '"src": \["sym_outer symtest.c:[89]' \
+			"$TMPDIR_T/sym.json" ||
+			grep -q '"src": \["sym_outer .*symtest.c:[89]' \
+				"$TMPDIR_T/sym.json"; then ok; else
+			bad "symbolization: no sym_outer source line"
+			cat "$TMPDIR_T/sym.json" "$TMPDIR_T/sym.err"
+		fi
+		"$TRIAGE" --json --vmlinux "$TMPDIR_T/nope" "$TMPDIR_T/sym.log" \
+			>/dev/null 2>"$TMPDIR_T/sym.err"
+		[ $? -eq 1 ] && grep -q warning "$TMPDIR_T/sym.err" && ok ||
+			bad "missing vmlinux must warn and continue"
+	fi
+else
+	echo "note: llvm-symbolizer not found, symbolization test skipped"
+fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,440 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests for the triage library. The log snippets here are synthetic,
+ * written for these tests; they are not output of the kit's kernel.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../triage/triage.h"
+
+static int passed, failed;
+
+#define CHECK(cond, ...)                                    \
+	do {                                                \
+		if (cond) {                                 \
+			passed++;                           \
+		} else {                                    \
+			failed++;                           \
+			printf("FAIL %s:%d: ", __FILE__, __LINE__); \
+			printf(__VA_ARGS__);                \
+			putchar('\n');                      \
+		}                                           \
+	} while (0)
+
+#define CHECK_STR(got, want) \
+	CHECK(!strcmp((got), (want)), "got '%s', want '%s'", (got), (want))
+
+#define MAXR 8
+static struct report got[MAXR];
+static int ngot;
+
+static void collect(void *ctx, struct report *r)
+{
+	(void)ctx;
+	if (ngot < MAXR)
+		got[ngot] = *r;
+	ngot++;
+}
+
+static void parse(const char *text)
+{
+	struct parser p;
+
+	ngot = 0;
+	parser_init(&p, collect, NULL);
+	parser_begin_log(&p, 0);
+	parser_feed(&p, text, strlen(text), 1);
+	parser_end_log(&p);
+	parser_free(&p);
+}
+
+static void test_split(void)
+{
+	struct logline l;
+	const char *a = "[  180.184126][ T6213] UBSAN: x";
+	const char *b = "<4>[    4.5] [C1] foo";
+	const char *c = "[T42]  dump_stack+0x1/0x2\r";
+	const char *d = "plain line";
+
+	tl_split(a, strlen(a), &l);
+	CHECK(l.n == 8 && !memcmp(l.s, "UBSAN: x", 8), "stamp+caller");
+	CHECK(l.caller == ('T' | (6213ul << 8)), "caller T6213");
+	tl_split(b, strlen(b), &l);
+	CHECK(l.n == 8 && !memcmp(l.s, "[C1] foo", 8),
+	      "syslog+stamp, caller after space is content");
+	tl_split(c, strlen(c), &l);
+	CHECK(l.caller == ('T' | (42ul << 8)) && l.n == 18, "caller only");
+	tl_split(d, strlen(d), &l);
+	CHECK(l.caller == 0 && l.n == strlen(d), "no prefix");
+}
+
+static void test_frames(void)
+{
+	struct frame f;
+	int kern = 0;
+	const char *a = "? proc_do_submiturb+0x9af/0x2c30";
+	const char *b = "[<ffffffff81b2e7d9>] dump_stack+0x45/0x6c";
+	const char *c = "lkdtm_ARRAY_BOUNDS.cold.2+0x3c1/0x52e [lkdtm]";
+	const char *d = "RIP: 0010:perf_event__header_size+0x1a/0x90";
+	const char *e = "RIP: 0033:0x7fdd4d945370";
+	char n[FUNC_MAX];
+
+	CHECK(tl_frame(a, strlen(a), &f) && f.unreliable &&
+		      !strcmp(f.func, "proc_do_submiturb") && f.off == 0x9af &&
+		      f.size == 0x2c30,
+	      "unreliable frame");
+	CHECK(tl_frame(b, strlen(b), &f) && !f.unreliable &&
+		      !strcmp(f.func, "dump_stack"),
+	      "old [<addr>] frame");
+	CHECK(tl_frame(c, strlen(c), &f) && !strcmp(f.module, "lkdtm"),
+	      "module frame");
+	CHECK(!tl_frame("Call Trace:", 11, &f), "not a frame");
+	CHECK(!tl_frame("<TASK>", 6, &f), "marker is not a frame");
+	CHECK(tl_rip(d, strlen(d), &f, &kern) && kern &&
+		      !strcmp(f.func, "perf_event__header_size"),
+	      "kernel RIP");
+	CHECK(!tl_rip(e, strlen(e), &f, &kern) && !kern, "user RIP");
+	tl_norm_func("install_breakpoint.isra.0", n, sizeof(n));
+	CHECK_STR(n, "install_breakpoint");
+	tl_norm_func("foo.constprop.3.cold", n, sizeof(n));
+	CHECK_STR(n, "foo");
+	tl_norm_func("bar.part.1", n, sizeof(n));
+	CHECK_STR(n, "bar");
+}
+
+static void test_paths(void)
+{
+	CHECK_STR(tl_strip_path("/home/x/linux/kernel/events/core.c"),
+		  "kernel/events/core.c");
+	CHECK_STR(tl_strip_path("/usr/local/google/home/d/src/linux2/arch/x86/"
+				"kernel/uprobes.c"),
+		  "arch/x86/kernel/uprobes.c");
+	CHECK_STR(tl_strip_path("kernel/events/core.c"),
+		  "kernel/events/core.c");
+	CHECK_STR(tl_strip_path("../include/linux/perf_event.h"),
+		  "include/linux/perf_event.h");
+	CHECK_STR(tl_strip_path("/usr/src/linux-6.1/io_uring/rw.c"),
+		  "io_uring/rw.c");
+	CHECK_STR(tl_strip_path("weird.c"), "weird.c");
+}
+
+static void test_kinds(void)
+{
+	CHECK_STR(infer_kind("index 8 is out of range for type 'char [8]'"),
+		  "array-index-out-of-bounds");
+	CHECK_STR(infer_kind("shift exponent -1 is negative"),
+		  "shift-out-of-bounds");
+	CHECK_STR(infer_kind("left shift of 1 by 31 places cannot be "
+			     "represented in type 'int'"),
+		  "shift-out-of-bounds");
+	CHECK_STR(infer_kind("signed integer overflow:\n2147483647 + 1 cannot "
+			     "be represented in type 'int'"),
+		  "signed-integer-overflow");
+	CHECK_STR(infer_kind("4294967295 + 1 cannot be represented in type "
+			     "'unsigned int'"),
+		  "unsigned-integer-overflow");
+	CHECK_STR(infer_kind("negation of -2147483648 cannot be represented in "
+			     "type 'int'"),
+		  "negation-overflow");
+	CHECK_STR(infer_kind("division of -2147483648 by -1 cannot be "
+			     "represented in type 'int'"),
+		  "division-overflow");
+	CHECK_STR(infer_kind("load of value 2 is not a valid value for type "
+			     "'_Bool'"),
+		  "invalid-load");
+	CHECK_STR(infer_kind("member access within null pointer of type "
+			     "'struct x'"),
+		  "null-ptr-deref");
+	CHECK_STR(infer_kind("member access within misaligned address"),
+		  "misaligned-access");
+	CHECK_STR(infer_kind("signed truncation of value 65560 from type 'int' "
+			     "to type 'u16' (aka 'unsigned short'): result 24"),
+		  "implicit-conversion");
+	CHECK_STR(infer_kind("something else"), "undefined-behaviour");
+}
+
+static void test_globs(void)
+{
+	CHECK(scl_section_match("implicit-signed-integer-truncation",
+				"implicit-signed-integer-truncation"),
+	      "exact section");
+	CHECK(scl_section_match("{implicit-signed-integer-truncation,"
+				"signed-integer-overflow}",
+				"signed-integer-overflow"),
+	      "brace section");
+	CHECK(scl_section_match("implicit-integer-sign-change|"
+				"implicit-unsigned-integer-truncation",
+				"implicit-unsigned-integer-truncation"),
+	      "alternation section");
+	CHECK(scl_section_match("implicit-*-truncation",
+				"implicit-signed-integer-truncation"),
+	      "glob section");
+	CHECK(!scl_section_match("signed-integer-overflow",
+				 "implicit-integer-sign-change"),
+	      "section mismatch");
+}
+
+static void test_json(void)
+{
+	char buf[256] = "";
+	FILE *f = fmemopen(buf, sizeof(buf), "w");
+
+	json_str(f, "a\"b\\c\nd\te\x01");
+	fclose(f);
+	CHECK_STR(buf, "\"a\\\"b\\\\c\\nd\\te\\u0001\"");
+}
+
+#define EQ "[    1.000000] " \
+	   "==========================================================" \
+	   "======================\n"
+
+static const char kit_report[] =
+	EQ "[    1.000001] UBSAN: implicit-conversion in "
+	"/build/linux/kernel/events/core.c:1905:19\n"
+	"[    1.000002] signed truncation of value 65560 from type 'int' to "
+	"type 'u16' (aka 'unsigned short'): result 24\n"
+	"[    1.000003] CPU: 0 PID: 1 Comm: perf Not tainted 6.1.192 #1\n"
+	"[    1.000004] Hardware name: QEMU Standard PC\n"
+	"[    1.000005] Call Trace:\n"
+	"[    1.000006]  <TASK>\n"
+	"[    1.000007]  dump_stack_lvl+0x48/0x60\n"
+	"[    1.000008]  __ubsan_handle_implicit_conversion+0x9a/0xc0\n"
+	"[    1.000009]  perf_event__header_size.isra.0+0x10d/0x120\n"
+	"[    1.000010]  perf_event_alloc+0x5c1/0xf20\n"
+	"[    1.000011]  </TASK>\n" EQ;
+
+static void test_kit_report(void)
+{
+	parse(kit_report);
+	CHECK(ngot == 1, "one report, got %d", ngot);
+	CHECK_STR(got[0].kind, "implicit-conversion");
+	CHECK_STR(got[0].file, "kernel/events/core.c");
+	CHECK(got[0].line == 1905 && got[0].col == 19, "line:col");
+	CHECK_STR(got[0].func, "perf_event__header_size");
+	CHECK_STR(got[0].title,
+		  "UBSAN: implicit-conversion in perf_event__header_size");
+	CHECK_STR(got[0].syz_title, got[0].title);
+	CHECK(!got[0].corrupted, "complete");
+	CHECK(got[0].nframes == 4, "4 frames, got %d", got[0].nframes);
+	CHECK(!strncmp(got[0].detail, "signed truncation", 17), "detail");
+}
+
+static void test_truncated(void)
+{
+	char buf[sizeof(kit_report)];
+	char *cut;
+
+	memcpy(buf, kit_report, sizeof(buf));
+	cut = strstr(buf, "[    1.000005]");
+	*cut = 0;
+	parse(buf);
+	CHECK(ngot == 1 && got[0].corrupted, "cut-off report is corrupted");
+	CHECK_STR(got[0].kind, "implicit-conversion");
+}
+
+static void test_cut_here(void)
+{
+	parse("------------[ cut here ]------------\n"
+	      "UBSAN: signed-integer-overflow in net/core/dev.c:10:5\n"
+	      "2147483647 + 1 cannot be represented in type 'int'\n"
+	      "CPU: 1 PID: 7 Comm: x Not tainted\n"
+	      "Call Trace:\n"
+	      " ? ubsan_epilogue+0x1/0x2\n"
+	      " ? guess2+0x1/0x2\n"
+	      " ? guess+0x1/0x2\n"
+	      " dev_foo+0x1/0x2\n"
+	      "---[ end trace 0000000000000000 ]---\n");
+	CHECK(ngot == 1 && !got[0].corrupted, "cut here report");
+	CHECK_STR(got[0].func, "dev_foo");
+	CHECK_STR(got[0].kind, "signed-integer-overflow");
+}
+
+static void test_interleaved_callers(void)
+{
+	parse("[  1.0][ T10] "
+	      "==============================================================="
+	      "=================\n"
+	      "[  1.0][ T10] UBSAN: negation-overflow in mm/a.c:1:2\n"
+	      "[  1.0][ T11] unrelated line\n"
+	      "[  1.0][ T10] negation of -2147483648 cannot be represented in "
+	      "type 'int'\n"
+	      "[  1.0][ T11] UBSAN: Undefined behaviour in fs/b.c:3:4\n"
+	      "[  1.0][ T10] Call Trace:\n"
+	      "[  1.0][ T11] shift exponent 40 is too large\n"
+	      "[  1.0][ T10]  ubsan_epilogue+0x1/0x2\n"
+	      "[  1.0][ T11] Call Trace:\n"
+	      "[  1.0][ T10]  mm_one+0x1/0x2\n"
+	      "[  1.0][ T11]  fs_two+0x1/0x2\n"
+	      "[  1.0][ T10] "
+	      "==============================================================="
+	      "=================\n");
+	CHECK(ngot == 2, "two reports, got %d", ngot);
+	CHECK_STR(got[0].title, "UBSAN: negation-overflow in mm_one");
+	CHECK(!got[0].corrupted, "T10 complete");
+	CHECK_STR(got[0].detail,
+		  "negation of -2147483648 cannot be represented in type "
+		  "'int'");
+	CHECK_STR(got[1].title, "UBSAN: shift-out-of-bounds in fs_two");
+	CHECK_STR(got[1].syz_title, "UBSAN: undefined-behaviour in fs_two");
+	CHECK(got[1].corrupted, "T11 has no closing line");
+}
+
+static void test_noise_without_callers(void)
+{
+	parse(EQ "UBSAN: unsigned-integer-overflow in lib/x.c:5:6\n"
+		 "4294967295 + 1 cannot be represented in type 'unsigned int'\n"
+		 "CPU: 0 PID: 1 Comm: a\n"
+		 "Call Trace:\n"
+		 " dump_stack+0x1/0x2\n"
+		 "random: crng init done\n"
+		 " lib_x+0x1/0x2 [xmod]\n" EQ);
+	CHECK(ngot == 1 && !got[0].corrupted, "noise skipped");
+	CHECK(got[0].nframes == 2, "2 frames, got %d", got[0].nframes);
+	CHECK_STR(got[0].func, "lib_x");
+}
+
+static void test_trap_merge(void)
+{
+	parse("UBSAN: implicit-conversion in kernel/events/core.c:1905:19\n"
+	      "invalid opcode: 0000 [#1] PREEMPT SMP NOPTI\n"
+	      "CPU: 0 PID: 1 Comm: perf Not tainted 6.1.192 #1\n"
+	      "RIP: 0010:perf_event__header_size+0x3c/0x90\n"
+	      "Code: 00 00 0f 0b\n"
+	      "RSP: 0018:ffffc90000013d48 EFLAGS: 00010246\n"
+	      "Call Trace:\n"
+	      " <TASK>\n"
+	      " ? die+0x1/0x2\n"
+	      " perf_event_alloc+0x5c1/0xf20\n"
+	      " </TASK>\n"
+	      "Modules linked in:\n"
+	      "---[ end trace 0000000000000000 ]---\n"
+	      "RIP: 0010:perf_event__header_size+0x3c/0x90\n"
+	      "Kernel panic - not syncing: Fatal exception\n");
+	CHECK(ngot == 1, "one trap report, got %d", ngot);
+	CHECK_STR(got[0].kind, "implicit-conversion");
+	CHECK_STR(got[0].func, "perf_event__header_size");
+	CHECK(!got[0].corrupted, "complete trap report");
+}
+
+static void test_crashes(void)
+{
+	parse("BUG: kernel NULL pointer dereference, address: 0000000000000000\n"
+	      "#PF: supervisor read access in kernel mode\n"
+	      "Oops: 0000 [#1] PREEMPT SMP NOPTI\n"
+	      "CPU: 0 PID: 1 Comm: a\n"
+	      "RIP: 0010:foo_read+0x5/0x10\n"
+	      "Call Trace:\n"
+	      " <TASK>\n"
+	      " vfs_read+0x1/0x2\n"
+	      " </TASK>\n"
+	      "---[ end trace 0000000000000000 ]---\n"
+	      "------------[ cut here ]------------\n"
+	      "WARNING: CPU: 1 PID: 2 at kernel/sched/core.c:123 "
+	      "sched_warn_me.cold+0x1/0x2\n"
+	      "Modules linked in:\n"
+	      "RIP: 0010:sched_warn_me.cold+0x1/0x2\n"
+	      "Call Trace:\n"
+	      " caller+0x1/0x2\n"
+	      "---[ end trace 0000000000000000 ]---\n" EQ
+	      "BUG: KASAN: slab-out-of-bounds in victim_func+0x1/0x2\n"
+	      "Write of size 4 at addr ffff888000000000 by task a/1\n"
+	      "Call Trace:\n"
+	      " kasan_report+0x1/0x2\n"
+	      " victim_func+0x1/0x2\n"
+	      "Allocated by task 1:\n"
+	      " kmalloc+0x1/0x2\n" EQ
+	      "kernel BUG at mm/slub.c:42!\n"
+	      "invalid opcode: 0000 [#1] SMP\n"
+	      "RIP: 0010:kfree+0x1/0x2\n"
+	      "Call Trace:\n"
+	      " free_it+0x1/0x2\n"
+	      "---[ end trace 0000000000000000 ]---\n"
+	      "Kernel panic - not syncing: VFS: Unable to mount root fs\n");
+	CHECK(ngot == 5, "5 crash reports, got %d", ngot);
+	CHECK_STR(got[0].title, "BUG: unable to handle kernel NULL pointer "
+				"dereference in foo_read");
+	CHECK_STR(got[1].title, "WARNING in sched_warn_me");
+	CHECK_STR(got[1].file, "kernel/sched/core.c");
+	CHECK_STR(got[2].title,
+		  "KASAN: slab-out-of-bounds Write in victim_func");
+	CHECK(got[2].nframes == 2, "KASAN alloc stack not appended");
+	CHECK_STR(got[3].title, "kernel BUG in kfree");
+	CHECK(got[3].line == 42, "kernel BUG line");
+	CHECK_STR(got[4].title,
+		  "kernel panic: VFS: Unable to mount root fs");
+	CHECK(got[4].corrupted, "panic without stack is corrupted");
+}
+
+static void test_dedup_classify(void)
+{
+	struct sitetab t;
+	struct lists l;
+	struct report r;
+	struct site *s;
+
+	parse(kit_report);
+	r = got[0];
+	sites_init(&t);
+	sites_add(&t, &r);
+	r.log = 1;
+	r.lineno = 99;
+	s = sites_add(&t, &r);
+	CHECK(t.n == 1 && s->count == 2 && s->first.log == 0 &&
+		      s->last.log == 1 && s->last.line == 99,
+	      "dedup by site");
+	lists_init(&l);
+	classify_site(&l, s);
+	CHECK(s->cls == CLS_NEW && strstr(s->suggestion,
+					  "[implicit-signed-integer-"
+					  "truncation]") &&
+		      strstr(s->suggestion, "fun:perf_event__header_size"),
+	      "suggestion: %s", s->suggestion);
+	lists_load_tsv_text(&l.ann, &l.nann,
+			    "site\tfunction\tkind\tclass\treason\n"
+			    "kernel/events/core.c:1900\tperf_event__header_"
+			    "size\timplicit-conversion\tbenign\tfits\n",
+			    "ann", "site\t");
+	classify_site(&l, s);
+	CHECK(s->cls == CLS_BENIGN, "annotation matches despite line drift");
+	lists_load_tsv_text(&l.bugs, &l.nbugs,
+			    "name\tfile\tfunction\tkind\tfix\tcve\n"
+			    "perf-u16\tkernel/events/core.c\tperf_event__"
+			    "header_size\timplicit-conversion\t382c27f4ed28\t"
+			    "CVE-2023-6931\n",
+			    "bugs", "name\t");
+	classify_site(&l, s);
+	CHECK(s->cls == CLS_KNOWN_BUG && strstr(s->reason, "perf-u16"),
+	      "known bug");
+	lists_load_scl_text(&l,
+			    "# comment\n[implicit-unsigned-integer-truncation]"
+			    "\nfun:perf_event__header_size\n"
+			    "[implicit-signed-integer-truncation]\n"
+			    "# the reason\nsrc:*/events/core.c\n",
+			    "scl");
+	classify_site(&l, s);
+	CHECK(s->cls == CLS_IGNORELISTED && strstr(s->reason, "the reason"),
+	      "ignorelisted: %s", s->reason);
+	lists_free(&l);
+	sites_free(&t);
+}
+
+int main(void)
+{
+	test_split();
+	test_frames();
+	test_paths();
+	test_kinds();
+	test_globs();
+	test_json();
+	test_kit_report();
+	test_truncated();
+	test_cut_here();
+	test_interleaved_callers();
+	test_noise_without_callers();
+	test_trap_merge();
+	test_crashes();
+	test_dedup_classify();
+	printf("unit: %d passed, %d failed\n", passed, failed);
+	return failed ? 1 : 0;
+}
