@@ -26,7 +26,7 @@ struct mb_header {
 /* anywhere in the first 8 KiB of the file: this whole file is smaller */
 __attribute__((used, aligned(4), section(".multiboot")))
 const struct mb_header mb_header = { MB_MAGIC, MB_FLAGS,
-				      -(MB_MAGIC + MB_FLAGS) };
+				     -(MB_MAGIC + MB_FLAGS) };
 
 unsigned char stack[4096] __attribute__((used, aligned(16)));
 
@@ -92,12 +92,14 @@ void __attribute__((used, noreturn)) fake_main(unsigned int *mbi)
 		halt();
 	}
 	if (has(cmdline, "selftest=panic")) {
-		puts_serial("[    0.100000] Kernel panic - not syncing: fake\n");
+		puts_serial(
+			"[    0.100000] Kernel panic - not syncing: fake\n");
 		outb(0xfe, 0x64); /* reset: QEMU's -no-reboot exits */
 		halt();
 	}
 	if (has(cmdline, "selftest=oops"))
-		puts_serial("[    0.050000] BUG: kernel NULL pointer dereference, address: 0000000000000000\n");
+		puts_serial(
+			"[    0.050000] BUG: kernel NULL pointer dereference, address: 0000000000000000\n");
 	ktap(!has(cmdline, "selftest=fail"), !has(cmdline, "selftest=noend"));
 	outb(has(cmdline, "selftest=fail") ? 0x21 : 0x20, DEBUG_EXIT);
 	halt();

@@ -114,8 +114,8 @@ static void setup_fs(void)
 	fd = open("/proc/sys/kernel/printk_devkmsg", O_WRONLY);
 	if (fd >= 0) {
 		/* EINVAL when printk.devkmsg= locked it: fine */
-		if (write(fd, "on", 2) < 0)
-			;
+		if (write(fd, "on", 2) < 0 && errno != EINVAL)
+			fprintf(stderr, "init: printk_devkmsg: %m\n");
 		close(fd);
 	}
 	out_fd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);

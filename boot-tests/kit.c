@@ -149,10 +149,22 @@ int kit_exit_status(void)
 	return 0;
 }
 
-int kit_group_grow(struct kit_group *g, struct perf_event_attr *leader,
-		   struct perf_event_attr *sibling, int max_siblings)
+/*
+ * Open a disabled task-clock leader, then add disabled dummy siblings until
+ * there are max_siblings or perf_event_open() fails.
+ */
+int kit_group_grow(struct kit_group *g, __u64 leader_format,
+		   __u64 sibling_format, int max_siblings)
 {
+	struct perf_event_attr leader, sibling;
 	int fd;
+
+	kit_attr_init(&leader, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
+	leader.disabled = 1;
+	leader.read_format = leader_format;
+	kit_attr_init(&sibling, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY);
+	sibling.disabled = 1;
+	sibling.read_format = sibling_format;
 
 	g->err = 0;
 	if (!g->fds) {
@@ -163,7 +175,7 @@ int kit_group_grow(struct kit_group *g, struct perf_event_attr *leader,
 		}
 	}
 	if (!g->nr) {
-		fd = kit_perf_open(leader, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+		fd = kit_perf_open(&leader, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 		if (fd < 0) {
 			g->err = errno;
 			return -1;
@@ -171,7 +183,7 @@ int kit_group_grow(struct kit_group *g, struct perf_event_attr *leader,
 		g->fds[g->nr++] = fd;
 	}
 	while (g->nr <= max_siblings) {
-		fd = kit_perf_open(sibling, 0, -1, g->fds[0],
+		fd = kit_perf_open(&sibling, 0, -1, g->fds[0],
 				   PERF_FLAG_FD_CLOEXEC);
 		if (fd < 0) {
 			g->err = errno;
@@ -213,7 +225,6 @@ int kit_group_limit_test(__u64 leader_format, __u64 sibling_format)
 	long expect = kit_max_siblings(leader_format, sibling_format);
 	long wrap = kit_min_wrap(leader_format, sibling_format);
 	long cap = wrap + 16, nsib, want;
-	struct perf_event_attr leader, sibling;
 	struct kit_group g = { 0 };
 	__u64 *buf;
 	ssize_t n;
@@ -227,14 +238,7 @@ int kit_group_limit_test(__u64 leader_format, __u64 sibling_format)
 		expect, wrap, cap);
 	kit_raise_nofile(8192);
 
-	kit_attr_init(&leader, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
-	leader.disabled = 1;
-	leader.read_format = leader_format;
-	kit_attr_init(&sibling, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY);
-	sibling.disabled = 1;
-	sibling.read_format = sibling_format;
-
-	kit_group_grow(&g, &leader, &sibling, cap);
+	kit_group_grow(&g, leader_format, sibling_format, cap);
 	nsib = g.nr - 1;
 	if (!g.nr) {
 		kit_result(KIT_FAIL, "e2big_limit", "leader: %s",

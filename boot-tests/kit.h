@@ -50,8 +50,8 @@ struct kit_group {
 	int err; /* errno of the open that stopped the growth, 0 if none */
 };
 
-int kit_group_grow(struct kit_group *g, struct perf_event_attr *leader,
-		   struct perf_event_attr *sibling, int max_siblings);
+int kit_group_grow(struct kit_group *g, __u64 leader_format,
+		   __u64 sibling_format, int max_siblings);
 void kit_group_close(struct kit_group *g);
 int kit_group_limit_test(__u64 leader_format, __u64 sibling_format);
 

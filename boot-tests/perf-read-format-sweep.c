@@ -45,19 +45,11 @@ static enum kit_result sweep_one(__u64 lf, __u64 sf, __u64 *buf)
 {
 	long expect = kit_max_siblings(lf, sf);
 	long cap = expect < 0 ? NO_GROUP_CAP : expect + 1;
-	struct perf_event_attr leader, sibling;
 	struct kit_group g = { 0 };
 	enum kit_result res = KIT_PASS;
 	long nsib;
 
-	kit_attr_init(&leader, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
-	leader.disabled = 1;
-	leader.read_format = lf;
-	kit_attr_init(&sibling, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY);
-	sibling.disabled = 1;
-	sibling.read_format = sf;
-
-	kit_group_grow(&g, &leader, &sibling, cap);
+	kit_group_grow(&g, lf, sf, cap);
 	nsib = g.nr - 1;
 	if (!g.nr) {
 		kit_diag("leader: %s", strerror(g.err));

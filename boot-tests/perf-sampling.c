@@ -98,7 +98,7 @@ static int ring_map(struct ring *r, int fd, int order)
 	}
 	r->pg = r->base;
 	r->data = (char *)r->base +
-		  (r->pg->data_offset ? r->pg->data_offset : page_size);
+		  (r->pg->data_offset ? r->pg->data_offset : (__u64)page_size);
 	r->data_size = r->pg->data_size ? r->pg->data_size : r->len - page_size;
 	return 0;
 }
@@ -215,10 +215,11 @@ static const struct {
 	__u64 sample_type;
 	__u64 read_format;
 } sample_sets[] = {
-	{ "ip-tid-time", PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME },
-	{ "all-fixed", FIXED_SAMPLE_BITS },
-	{ "callchain",
-	  PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_CALLCHAIN },
+	{ "ip-tid-time", PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME,
+	  0 },
+	{ "all-fixed", FIXED_SAMPLE_BITS, 0 },
+	{ "callchain", PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_CALLCHAIN,
+	  0 },
 	{ "read", PERF_SAMPLE_IP | PERF_SAMPLE_READ,
 	  PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING |
 		  PERF_FORMAT_ID | PERF_FORMAT_LOST },

@@ -84,16 +84,21 @@ for c in pass:0 fail:1 noend:1 oops:2 panic:3; do
 	check "exit status of a $m boot" "$st" "${c#*:}"
 done
 
+# Start a hanging boot in the background: sets rpid (runner) and qpid (QEMU).
+hang_bg() { # name timeout
+	"$run" -k "$fake" -i "$initrd" -o "$work/boots/$1" -a tcg \
+		-x selftest=hang -t "$2" >/dev/null 2>&1 &
+	rpid=$!
+	i=0
+	while [ ! -s "$work/boots/$1/qemu.pid" ] && [ $i -lt 50 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	qpid=$(cat "$work/boots/$1/qemu.pid" 2>/dev/null)
+}
+
 # timeout: the log is kept and QEMU is gone
-"$run" -k "$fake" -i "$initrd" -o "$work/boots/hang" -a tcg \
-	-x selftest=hang -t 3 >/dev/null 2>&1 &
-rpid=$!
-i=0
-while [ ! -s "$work/boots/hang/qemu.pid" ] && [ $i -lt 50 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
-qpid=$(cat "$work/boots/hang/qemu.pid" 2>/dev/null)
+hang_bg hang 3
 wait $rpid
 check "exit status of a hung boot" $? 4
 check "verdict of a hung boot" "$(cat "$work/boots/hang/verdict")" timeout
@@ -103,15 +108,7 @@ check "no QEMU left after a timeout" \
 	"$(kill -0 "${qpid:-0}" 2>/dev/null && echo alive || echo gone)" gone
 
 # the runner killed by a signal takes QEMU down with it
-"$run" -k "$fake" -i "$initrd" -o "$work/boots/killed" -a tcg \
-	-x selftest=hang -t 60 >/dev/null 2>&1 &
-rpid=$!
-i=0
-while [ ! -s "$work/boots/killed/qemu.pid" ] && [ $i -lt 50 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
-qpid=$(cat "$work/boots/killed/qemu.pid" 2>/dev/null)
+hang_bg killed 60
 kill -TERM $rpid
 wait $rpid
 check "exit status of a runner killed by SIGTERM" $? 143
