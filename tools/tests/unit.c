@@ -10,16 +10,16 @@
 
 static int passed, failed;
 
-#define CHECK(cond, ...)                                    \
-	do {                                                \
-		if (cond) {                                 \
-			passed++;                           \
-		} else {                                    \
-			failed++;                           \
+#define CHECK(cond, ...)                                            \
+	do {                                                        \
+		if (cond) {                                         \
+			passed++;                                   \
+		} else {                                            \
+			failed++;                                   \
 			printf("FAIL %s:%d: ", __FILE__, __LINE__); \
-			printf(__VA_ARGS__);                \
-			putchar('\n');                      \
-		}                                           \
+			printf(__VA_ARGS__);                        \
+			putchar('\n');                              \
+		}                                                   \
 	} while (0)
 
 #define CHECK_STR(got, want) \
@@ -185,12 +185,13 @@ static void test_json(void)
 	CHECK_STR(buf, "\"a\\\"b\\\\c\\nd\\te\\u0001\"");
 }
 
-#define EQ "[    1.000000] " \
-	   "==========================================================" \
-	   "======================\n"
+#define EQ                                                           \
+	"[    1.000000] "                                            \
+	"==========================================================" \
+	"======================\n"
 
-static const char kit_report[] =
-	EQ "[    1.000001] UBSAN: implicit-conversion in "
+static const char kit_report[] = EQ
+	"[    1.000001] UBSAN: implicit-conversion in "
 	"/build/linux/kernel/events/core.c:1905:19\n"
 	"[    1.000002] signed truncation of value 65560 from type 'int' to "
 	"type 'u16' (aka 'unsigned short'): result 24\n"
@@ -343,8 +344,7 @@ static void test_crashes(void)
 	      " kasan_report+0x1/0x2\n"
 	      " victim_func+0x1/0x2\n"
 	      "Allocated by task 1:\n"
-	      " kmalloc+0x1/0x2\n" EQ
-	      "kernel BUG at mm/slub.c:42!\n"
+	      " kmalloc+0x1/0x2\n" EQ "kernel BUG at mm/slub.c:42!\n"
 	      "invalid opcode: 0000 [#1] SMP\n"
 	      "RIP: 0010:kfree+0x1/0x2\n"
 	      "Call Trace:\n"
@@ -361,8 +361,7 @@ static void test_crashes(void)
 	CHECK(got[2].nframes == 2, "KASAN alloc stack not appended");
 	CHECK_STR(got[3].title, "kernel BUG in kfree");
 	CHECK(got[3].line == 42, "kernel BUG line");
-	CHECK_STR(got[4].title,
-		  "kernel panic: VFS: Unable to mount root fs");
+	CHECK_STR(got[4].title, "kernel panic: VFS: Unable to mount root fs");
 	CHECK(got[4].corrupted, "panic without stack is corrupted");
 }
 
@@ -385,9 +384,9 @@ static void test_dedup_classify(void)
 	      "dedup by site");
 	lists_init(&l);
 	classify_site(&l, s);
-	CHECK(s->cls == CLS_NEW && strstr(s->suggestion,
-					  "[implicit-signed-integer-"
-					  "truncation]") &&
+	CHECK(s->cls == CLS_NEW &&
+		      strstr(s->suggestion, "[implicit-signed-integer-"
+					    "truncation]") &&
 		      strstr(s->suggestion, "fun:perf_event__header_size"),
 	      "suggestion: %s", s->suggestion);
 	lists_load_tsv_text(&l.ann, &l.nann,

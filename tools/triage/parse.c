@@ -204,23 +204,37 @@ enum { FR_NONE, FR_EQ, FR_CUT };
 /* A panic this close after a report is that report's consequence. */
 #define PANIC_WINDOW 100
 
+/* Lines that may start a report: their first two characters. */
+static unsigned char first_pair[256 * 256];
 static unsigned char first_char[256];
-
-int report_is_ubsan(const struct report *r)
-{
-	return (patterns[r->pattern].flags & P_UBSAN) != 0;
-}
+static size_t prefix_len[sizeof(patterns) / sizeof(patterns[0])];
 
 static void init_first_char(void)
 {
+	const unsigned char *pf;
 	int i;
 
 	if (first_char['='])
 		return;
-	for (i = 0; i < NPATTERNS; i++)
-		first_char[(unsigned char)patterns[i].prefix[0]] = 1;
-	first_char['='] = 1;
-	first_char['-'] = 1;
+	for (i = 0; i < NPATTERNS; i++) {
+		pf = (const unsigned char *)patterns[i].prefix;
+		prefix_len[i] = strlen(patterns[i].prefix);
+		first_char[pf[0]] = 1;
+		first_pair[pf[0] << 8 | pf[1]] = 1;
+	}
+	first_char['='] = first_char['-'] = 1;
+	first_pair['=' << 8 | '='] = first_pair['-' << 8 | '-'] = 1;
+}
+
+static int may_start(const char *s, size_t n)
+{
+	return n >= 2 &&
+	       first_pair[(unsigned char)s[0] << 8 | (unsigned char)s[1]];
+}
+
+int report_is_ubsan(const struct report *r)
+{
+	return (patterns[r->pattern].flags & P_UBSAN) != 0;
 }
 
 static int unsigned_type(const char *t)
@@ -336,7 +350,7 @@ static int match_header(const char *s, size_t n)
 {
 	int i, j;
 
-	if (!n || !first_char[(unsigned char)s[0]])
+	if (!may_start(s, n))
 		return -1;
 	if (tl_starts(s, n, "Oops: ")) {
 		j = match_header(s + 6, n - 6);
@@ -344,7 +358,8 @@ static int match_header(const char *s, size_t n)
 			return j;
 	}
 	for (i = 0; i < NPATTERNS; i++) {
-		if (!tl_starts(s, n, patterns[i].prefix))
+		if (patterns[i].prefix[0] != s[0] || n < prefix_len[i] ||
+		    memcmp(s, patterns[i].prefix, prefix_len[i]))
 			continue;
 		if (patterns[i].need && !tl_find(s, n, patterns[i].need))
 			continue;
@@ -383,7 +398,8 @@ static struct slot *slot_find(struct parser *p, unsigned long caller)
 static void slot_close(struct parser *p, struct slot *s, int ended)
 {
 	struct report *r = &s->r;
-	int needs_end = s->framing != FR_NONE || r->trapped || report_is_ubsan(r);
+	int needs_end = s->framing != FR_NONE || r->trapped ||
+			report_is_ubsan(r);
 
 	if (s->state == ST_DETAIL || s->state == ST_BODY) {
 		r->corrupted = (needs_end && !ended) || r->nframes == 0;
@@ -841,7 +857,7 @@ void parser_line(struct parser *p, const char *raw, size_t n)
 	p->lineno++;
 	tl_split(raw, n, &l);
 	if (!p->nactive) {
-		if (l.n && first_char[(unsigned char)l.s[0]])
+		if (may_start(l.s, l.n))
 			idle_line(p, &l);
 		return;
 	}
@@ -849,7 +865,7 @@ void parser_line(struct parser *p, const char *raw, size_t n)
 	if (s) {
 		s->age = ++p->age;
 		slot_line(p, s, &l);
-	} else if (l.n && first_char[(unsigned char)l.s[0]]) {
+	} else if (may_start(l.s, l.n)) {
 		idle_line(p, &l);
 	}
 }
