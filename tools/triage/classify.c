@@ -114,6 +114,21 @@ static const char *trim(char *s)
 	return s;
 }
 
+/* Cut the next line out of *cur (NUL-terminating it); NULL at the end. */
+static char *next_line(char **cur, int *lineno)
+{
+	char *line = *cur, *nl;
+
+	if (!line)
+		return NULL;
+	nl = strchr(line, '\n');
+	if (nl)
+		*nl++ = 0;
+	*cur = nl;
+	(*lineno)++;
+	return line;
+}
+
 /*
  * Clang special case list: "[section]" lines, "src:GLOB" and "fun:GLOB"
  * entries with an optional "=category", '#' comments. The comment lines
@@ -121,7 +136,7 @@ static const char *trim(char *s)
  */
 int lists_load_scl_text(struct lists *l, const char *text, const char *name)
 {
-	char *copy = dupn(text, strlen(text)), *line, *next, *colon, *eq;
+	char *copy = dupn(text, strlen(text)), *cur = copy, *line, *colon, *eq;
 	char *section = NULL, reason[512] = "";
 	const char *t;
 	struct scl_entry *e, *ns;
@@ -129,11 +144,7 @@ int lists_load_scl_text(struct lists *l, const char *text, const char *name)
 
 	if (!copy)
 		return -1;
-	for (line = copy; line; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = 0;
-		lineno++;
+	while ((line = next_line(&cur, &lineno))) {
 		t = trim(line);
 		if (!*t) {
 			reason[0] = 0;
@@ -247,17 +258,13 @@ int lists_load_ignorelist(struct lists *l, const char *path, int must)
 int lists_load_tsv_text(struct tsv_row **rows, size_t *n, const char *text,
 			const char *name, const char *hdr)
 {
-	char *copy = dupn(text, strlen(text)), *line, *next, *tab;
+	char *copy = dupn(text, strlen(text)), *cur = copy, *line, *tab;
 	struct tsv_row *nr, *r;
 	int lineno = 0, j;
 
 	if (!copy)
 		return -1;
-	for (line = copy; line; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = 0;
-		lineno++;
+	while ((line = next_line(&cur, &lineno))) {
 		if (!*trim(line) || line[0] == '#' || !strncmp(line, hdr, 5))
 			continue;
 		nr = realloc(*rows, (*n + 1) * sizeof(*nr));
