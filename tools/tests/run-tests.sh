@@ -160,5 +160,36 @@ else
 	echo "note: llvm-symbolizer not found, symbolization test skipped"
 fi
 
+# 6. classification through --kit on the peer logs (example lists in
+# tests/kit-example, not the kit's real ones)
+if [ -d "$PEER_LOGS/syzkaller" ]; then
+	ex=$(dirname "$0")/kit-example
+	set --
+	for f in "$PEER_LOGS"/syzkaller/*; do
+		[ "$(basename "$f")" = README.md ] && continue
+		sed '1,/^$/d' "$f" >"$TMPDIR_T/kit-$(basename "$f").log"
+		set -- "$@" "$TMPDIR_T/kit-$(basename "$f").log"
+	done
+	"$TRIAGE" --tsv --kit "$ex" "$@" | cut -f1,4 | sort >"$TMPDIR_T/kit.out"
+	printf '%s\t%s\n' annotated arch_uprobe_analyze_insn \
+		benign precalculate_color ignorelisted xprt_calc_majortimeo \
+		known-bug lkdtm_ARRAY_BOUNDS known-bug proc_do_submiturb |
+		sort >"$TMPDIR_T/kit.want"
+	if diff -u "$TMPDIR_T/kit.want" "$TMPDIR_T/kit.out"; then ok; else
+		bad "--kit classification"
+	fi
+	"$TRIAGE" --kit "$ex" "$@" >/dev/null
+	[ $? -eq 0 ] && ok || bad "exit status with every site classified"
+	"$TRIAGE" --fp-rate --ignorelist "$ex/sanitizer-ignorelist" \
+		--annotations "$ex/annotations/sites.tsv" \
+		--known-bugs "$ex/patches/regressions/known-bugs.tsv" "$@" \
+		>"$TMPDIR_T/fp.out"
+	grep -q '^ignorelisted 1$' "$TMPDIR_T/fp.out" &&
+		grep -q '^fp_rate      0/0 = 0.000$' "$TMPDIR_T/fp.out" && ok ||
+		bad "--fp-rate: $(cat "$TMPDIR_T/fp.out")"
+	"$TRIAGE" --annotations "$ex/none.tsv" "$1" >/dev/null 2>&1
+	[ $? -eq 2 ] && ok || bad "missing --annotations file is not exit 2"
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
