@@ -183,6 +183,10 @@ static void test_json(void)
 	json_str(f, "a\"b\\c\nd\te\x01");
 	fclose(f);
 	CHECK_STR(buf, "\"a\\\"b\\\\c\\nd\\te\\u0001\"");
+	f = fmemopen(buf, sizeof(buf), "w");
+	json_str(f, "\xc3\xa9 \xff \xe2\x82");
+	fclose(f);
+	CHECK_STR(buf, "\"\xc3\xa9 \\ufffd \\ufffd\\ufffd\"");
 }
 
 #define EQ                                                           \

@@ -6,13 +6,37 @@
 
 #include "triage.h"
 
-void json_str(FILE *f, const char *s)
+/* Length of a valid UTF-8 sequence at s, or 0. */
+static int utf8_len(const unsigned char *s)
 {
-	unsigned char c;
+	int n, i;
+
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	for (i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] > 0x9f) ||
+	    (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] > 0x8f))
+		return 0;
+	return n;
+}
+
+/* A JSON string; invalid UTF-8 bytes become U+FFFD. */
+void json_str(FILE *f, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	int n;
 
 	putc('"', f);
-	for (; (c = (unsigned char)*s); s++) {
-		switch (c) {
+	for (; *s; s++) {
+		switch (*s) {
 		case '"':
 			fputs("\\\"", f);
 			break;
@@ -29,10 +53,16 @@ void json_str(FILE *f, const char *s)
 			fputs("\\r", f);
 			break;
 		default:
-			if (c < 0x20 || c == 0x7f)
-				fprintf(f, "\\u%04x", c);
-			else
-				putc(c, f);
+			if (*s < 0x20 || *s == 0x7f) {
+				fprintf(f, "\\u%04x", *s);
+			} else if (*s < 0x80) {
+				putc(*s, f);
+			} else if ((n = utf8_len(s))) {
+				fwrite(s, 1, (size_t)n, f);
+				s += n - 1;
+			} else {
+				fputs("\\ufffd", f);
+			}
 		}
 	}
 	putc('"', f);
