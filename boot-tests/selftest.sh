@@ -10,7 +10,8 @@
 #    behind on a timeout or when it is itself killed;
 #  - -a auto probes KVM within its time bound and caches the answer;
 #  - with KERNEL=path/to/bzImage (default: the kit's build, if present) a
-#    real bare boot passes and a boot cut short by -t times out, log kept.
+#    real bare boot passes, a boot cut short by -t times out with its log
+#    kept, and init times out a workload past kit.timeout.
 #
 # usage: sh selftest.sh [WORKDIR]      (KEEP=1 keeps WORKDIR)
 set -u
@@ -142,6 +143,16 @@ if [ -r "$kernel" ]; then
 		"$(cat "$work/boots/real-cut/verdict")" timeout
 	check "real kernel: its log is kept" \
 		"$(grep -c 'Linux version' "$work/boots/real-cut/console.log")" 1
+	# init kills a workload past kit.timeout and goes on with the next one
+	"$run" -k "$kernel" -i "$initrd" -o "$work/boots/real-wto" \
+		-w perf-read-format-sweep,perf-u16-2015 -x kit.timeout=2 \
+		-t 120 >/dev/null 2>&1
+	check "real kernel: init times a workload out" \
+		"$(grep -c 'not ok 1 perf-read-format-sweep # TIMEOUT' \
+		"$work/boots/real-wto/console.log")" 1
+	check "real kernel: init runs the next workload" \
+		"$(grep -c 'kit: end pass=1 fail=1' \
+		"$work/boots/real-wto/console.log")" 1
 else
 	echo "# no kernel at $kernel: real-kernel checks skipped"
 fi
