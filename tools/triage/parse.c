@@ -206,23 +206,20 @@ enum { FR_NONE, FR_EQ, FR_CUT };
 
 /* Lines that may start a report: their first two characters. */
 static unsigned char first_pair[256 * 256];
-static unsigned char first_char[256];
 static size_t prefix_len[sizeof(patterns) / sizeof(patterns[0])];
 
-static void init_first_char(void)
+static void init_tables(void)
 {
 	const unsigned char *pf;
 	int i;
 
-	if (first_char['='])
+	if (first_pair['=' << 8 | '='])
 		return;
 	for (i = 0; i < NPATTERNS; i++) {
 		pf = (const unsigned char *)patterns[i].prefix;
 		prefix_len[i] = strlen(patterns[i].prefix);
-		first_char[pf[0]] = 1;
 		first_pair[pf[0] << 8 | pf[1]] = 1;
 	}
-	first_char['='] = first_char['-'] = 1;
 	first_pair['=' << 8 | '='] = first_pair['-' << 8 | '-'] = 1;
 }
 
@@ -403,7 +400,6 @@ static void slot_close(struct parser *p, struct slot *s, int ended)
 
 	if (s->state == ST_DETAIL || s->state == ST_BODY) {
 		r->corrupted = (needs_end && !ended) || r->nframes == 0;
-		r->endline = p->lineno;
 		report_finish(r);
 		if (p->cb)
 			p->cb(p->ctx, r);
@@ -584,17 +580,8 @@ static void start_report(struct parser *p, struct slot *s, int pat,
 		p->nactive--;
 		return;
 	}
+	memset(r, 0, sizeof(*r));
 	r->pattern = pat;
-	r->kind[0] = r->hdr_kind[0] = 0;
-	r->old_style = 0;
-	r->file[0] = 0;
-	r->line = r->col = 0;
-	r->detail[0] = r->msg[0] = r->access[0] = r->hdr_func[0] = 0;
-	r->has_rip = r->rip_kernel = 0;
-	r->nframes = 0;
-	r->truncated_stack = 0;
-	r->corrupted = 0;
-	r->trapped = 0;
 	r->log = p->log;
 	r->lineno = p->lineno;
 	b = l->s;
@@ -603,7 +590,6 @@ static void start_report(struct parser *p, struct slot *s, int pat,
 		b += 6;
 	parse_header(r, &patterns[pat], b, l->n - (size_t)(b - l->s));
 	s->state = (patterns[pat].flags & P_UBSAN) ? ST_DETAIL : ST_BODY;
-	s->last = p->lineno;
 }
 
 static void idle_line(struct parser *p, const struct logline *l)
@@ -749,8 +735,7 @@ static void body_line(struct parser *p, struct slot *s, const struct logline *l)
 			goto plausible;
 		}
 	} else if (tl_frame(l->s, l->n, &extra)) {
-		r->truncated_stack = 1;
-		goto plausible;
+		goto plausible; /* frames beyond MAX_FRAMES are dropped */
 	}
 	if (is_marker(l->s, l->n))
 		goto plausible;
@@ -787,7 +772,6 @@ context:
 	s->state = ST_BODY;
 plausible:
 	s->junk = 0;
-	s->last = p->lineno;
 }
 
 static void slot_line(struct parser *p, struct slot *s, const struct logline *l)
@@ -873,7 +857,7 @@ void parser_line(struct parser *p, const char *raw, size_t n)
 void parser_init(struct parser *p, report_cb cb, void *ctx)
 {
 	memset(p, 0, sizeof(*p));
-	init_first_char();
+	init_tables();
 	p->cb = cb;
 	p->ctx = ctx;
 }

@@ -68,11 +68,10 @@ struct report {
 	int has_rip, rip_kernel;
 	struct frame frames[MAX_FRAMES];
 	int nframes;
-	int truncated_stack;
 	int corrupted;
 	int trapped; /* UBSAN line followed by an oops: one report */
 	int log;
-	unsigned long lineno, endline;
+	unsigned long lineno;
 	/* filled in by report_finish() */
 	char func[FUNC_MAX];
 	char title[TITLE_MAX];
@@ -87,7 +86,6 @@ struct slot {
 	int state; /* SLOT_* in parse.c */
 	int framing; /* FR_* in parse.c */
 	unsigned long caller;
-	unsigned long last; /* line number of last plausible line */
 	int junk; /* consecutive implausible lines */
 	int ndetail;
 	int stack_done;
