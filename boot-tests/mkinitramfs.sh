@@ -11,7 +11,7 @@
 # /proc, /sys, /tmp for init's mounts.
 set -eu
 
-out= stage= init= mods=
+out='' stage='' init='' mods=''
 while getopts o:s:i:m: opt; do
 	case $opt in
 	o) out=$OPTARG ;;
@@ -23,10 +23,10 @@ while getopts o:s:i:m: opt; do
 	esac
 done
 shift $((OPTIND - 1))
-[ -n "$out" ] && [ -n "$stage" ] && [ -n "$init" ] || {
+if [ -z "$out" ] || [ -z "$stage" ] || [ -z "$init" ]; then
 	echo "$0: -o, -s and -i are required" >&2
 	exit 2
-}
+fi
 case $stage in
 /*/*) ;;
 *) echo "$0: staging directory must be an absolute path below /" >&2

@@ -17,8 +17,8 @@ usage() {
 	exit 10
 }
 
-kernel= initrd= outdir= timeout= accel=tcg workloads=all extra= icount=0
-name= cache=
+kernel='' initrd='' outdir='' timeout='' accel=tcg workloads=all extra='' icount=0
+name='' cache=''
 while getopts k:i:o:t:a:w:x:In:c: opt; do
 	case $opt in
 	k) kernel=$OPTARG ;;
@@ -34,7 +34,9 @@ while getopts k:i:o:t:a:w:x:In:c: opt; do
 	*) usage ;;
 	esac
 done
-[ -n "$kernel" ] && [ -n "$initrd" ] && [ -n "$outdir" ] || usage
+if [ -z "$kernel" ] || [ -z "$initrd" ] || [ -z "$outdir" ]; then
+	usage
+fi
 case $accel in tcg | kvm | auto) ;; *) usage ;; esac
 case ${timeout:-0} in *[!0-9]*) usage ;; esac
 for f in "$kernel" "$initrd"; do
