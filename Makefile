@@ -29,8 +29,10 @@ SHELL := /bin/sh
 KMAKE = $(MAKE) -C $(1) ARCH=x86_64 LLVM=1 -j$(JOBS)
 
 .PHONY: all deps kernel variants check-vmlinux checkpatch test test-patches \
-	clean distclean help
-all: kernel
+	clean distclean help initramfs boot boot-variants tools triage verdict \
+	report test-tools fuzz bench-triage
+## all             (default) build, boot, triage and report
+all: kernel boot report
 
 help:
 	@sed -n 's/^## //p' $(KIT)/Makefile
@@ -136,6 +138,72 @@ $(B)/variants/%/arch/x86/boot/bzImage: $(KIT)/patches/regressions/%.patch \
 	@start=$$(date +%s); $(call KMAKE,$(B)/variants/$*) bzImage modules; \
 	echo "variant $*: built in $$(( $$(date +%s) - start )) s"
 
+
+# ---------------------------------------------------------------------------
+# Stage 3: the guest (static init, perf workloads, test_ubsan.ko).
+
+INITRAMFS := $(B)/boot-tests/initramfs.cpio
+## initramfs       build the guest programs and pack the initramfs
+initramfs: kernel
+	@$(MAKE) -s -C $(KIT)/boot-tests O=$(B)/boot-tests KMODS=$(TREE)/lib/test_ubsan.ko
+
+# ---------------------------------------------------------------------------
+# Stage 4: boots. Each writes $(B)/boots/NAME/{console.log,verdict,boot.txt}.
+
+BOOT_TIMEOUT ?= 600
+ACCEL ?= auto
+RUN_QEMU = $(KIT)/boot-tests/run-qemu.sh -a $(ACCEL) -c $(B)/kvm-probe \
+	-t $(BOOT_TIMEOUT) -i $(INITRAMFS)
+REPRODUCERS := perf-cve-2023-6931,perf-u16-2015
+
+## boot            boot the kit's kernel with every workload
+boot: initramfs
+	-@$(RUN_QEMU) -k $(TREE)/arch/x86/boot/bzImage -o $(B)/boots/fixed -n fixed
+
+## boot-variants   boot each perf-bug kernel with the two reproducers
+boot-variants: initramfs variants
+	-@for v in $(REGRESSIONS); do \
+		$(RUN_QEMU) -k $(B)/variants/$$v/arch/x86/boot/bzImage \
+			-o $(B)/boots/$$v -n $$v -w $(REPRODUCERS); \
+	done
+
+# ---------------------------------------------------------------------------
+# Stage 5: triage, and the verdict on each boot.
+
+TRIAGE := $(B)/tools/ubsan-triage
+## tools           build ubsan-triage
+tools: $(B)/.deps-stamp
+	@$(MAKE) -s -C $(KIT)/tools O=$(B)/tools
+
+# triage.tsv for sh, triage.json for machines; "new" sites do not fail here.
+TRIAGE_BOOT = $(TRIAGE) --kit $(KIT) --vmlinux $(2)/vmlinux --tsv \
+		$(B)/boots/$(1)/console.log >$(B)/boots/$(1)/triage.tsv; \
+	$(TRIAGE) --kit $(KIT) --vmlinux $(2)/vmlinux --json \
+		$(B)/boots/$(1)/console.log >$(B)/boots/$(1)/triage.json; true
+
+## triage          triage the fixed kernel's boot log
+triage: tools
+	@$(call TRIAGE_BOOT,fixed,$(TREE))
+	@$(TRIAGE) --kit $(KIT) $(B)/boots/fixed/console.log || true
+	@$(TRIAGE) --kit $(KIT) --fp-rate $(B)/boots/fixed/console.log || true
+
+## verdict         check the expected results of every boot
+verdict: tools
+	@pass=0; fail=0; \
+	$(call TRIAGE_BOOT,fixed,$(TREE)); \
+	if $(KIT)/boot-tests/verdict.sh $(B)/boots/fixed fixed; then pass=$$((pass + 1)); \
+	else fail=$$((fail + 1)); fi; \
+	for v in $(REGRESSIONS); do \
+		$(call TRIAGE_BOOT,$$v,$(B)/variants/$$v); \
+		if $(KIT)/boot-tests/verdict.sh $(B)/boots/$$v caught; then pass=$$((pass + 1)); \
+		else fail=$$((fail + 1)); fi; \
+	done; echo "verdicts: $$pass passed, $$fail failed"; [ $$fail -eq 0 ]
+
+## report          the boot times and the triage of the fixed kernel
+report: triage
+	@for f in $(B)/boots/*/boot.txt; do \
+		echo "$$(basename $$(dirname $$f)): $$(tr '\n' ' ' <$$f)"; done
+
 ## check-vmlinux   count the calls to each integer sanitizer handler in vmlinux
 HANDLERS := add_overflow sub_overflow mul_overflow negate_overflow implicit_conversion
 check-vmlinux: kernel
@@ -165,8 +233,24 @@ checkpatch: | $(PRISTINE)/Makefile
 test-patches: | $(PRISTINE)/Makefile
 	@$(KIT)/patches/test-apply-series.sh $(PRISTINE) $(SERIES)
 
-## test            what CI runs: patches, kernel, handler calls, tool tests
-test: deps test-patches checkpatch kernel check-vmlinux
+## test-tools      ubsan-triage unit and corpus tests, and the runner selftest
+test-tools: tools
+	@$(MAKE) -s -C $(KIT)/tools O=$(B)/tools test
+	@KERNEL=$(TREE)/arch/x86/boot/bzImage sh $(KIT)/boot-tests/selftest.sh
+
+## fuzz            ubsan-triage under libFuzzer with ASan+UBSan (FUZZ_SECONDS, default 60)
+FUZZ_SECONDS ?= 60
+fuzz: $(B)/.deps-stamp
+	@$(MAKE) -s -C $(KIT)/tools O=$(B)/tools FUZZ_SECONDS=$(FUZZ_SECONDS) fuzz
+
+## bench-triage    ubsan-triage throughput against grep on a 1 GiB log
+bench-triage: tools
+	@$(MAKE) -s -C $(KIT)/tools O=$(B)/tools bench
+
+## test            what CI runs: patches, kernel, handler calls, tools, boots, verdicts
+test: deps test-patches checkpatch kernel check-vmlinux test-tools fuzz \
+		boot boot-variants
+	@$(MAKE) -s verdict
 
 ## clean           remove the build directory's kernels and logs (keeps the unpacked tarball)
 clean:

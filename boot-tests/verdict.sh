@@ -1,0 +1,97 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The last stage: read one boot's runner verdict and its triage (ubsan-triage
+# --tsv), check what that kernel is expected to show, and say so.
+#
+# usage: verdict.sh BOOTDIR EXPECT
+#   EXPECT = fixed     the runner passed, no sanitizer site in kernel/events/,
+#                      and test_ubsan reported every kind exactly once
+#            caught    the runner finished, and the sanitizer reported an
+#                      implicit conversion in kernel/events/core.c
+# BOOTDIR holds verdict (from run-qemu.sh) and triage.tsv.
+# Exit status 0 when the expectation holds.
+set -u
+dir=$1
+expect=$2
+name=$(basename "$dir")
+tsv=$dir/triage.tsv
+runner=$(cat "$dir/verdict" 2>/dev/null || echo missing)
+fail=0
+
+bad() {
+	echo "  FAIL  $*"
+	fail=1
+}
+
+good() {
+	echo "  ok    $*"
+}
+
+# Columns: class kind site function count title detail.
+sites_in() {
+	awk -F'\t' -v p="$1" 'index($3, p) == 1' "$tsv"
+}
+
+case $expect in
+fixed)
+	[ "$runner" = pass ] && good "runner: pass" || bad "runner: $runner"
+	events=$(sites_in kernel/events/)
+	if [ -z "$events" ]; then
+		good "no sanitizer report from kernel/events/"
+	else
+		bad "sanitizer reports from kernel/events/:"
+		echo "$events" | awk -F'\t' '{ print "        " $3 " " $4 ": " $7 }'
+	fi
+	# One line per test_ubsan case: kind, then a phrase of its detail.
+	while IFS='|' read -r kind phrase; do
+		n=$(sites_in lib/test_ubsan.c | awk -F'\t' -v k="$kind" -v p="$phrase" \
+			'$2 == k && index($7, p) { n += $5 } END { print n + 0 }')
+		if [ "$n" -eq 1 ]; then
+			good "test_ubsan: $kind ($phrase) reported once"
+		else
+			bad "test_ubsan: $kind ($phrase) reported $n times, expected 1"
+		fi
+	done <<'CASES'
+signed-integer-overflow| + 
+unsigned-integer-overflow| + 
+signed-integer-overflow| - 
+signed-integer-overflow| * 
+negation-overflow|negation of
+implicit-conversion|unsigned truncation of
+implicit-conversion|signed truncation of
+implicit-conversion|sign change of
+implicit-conversion|truncation and sign change of
+implicit-conversion|bit-field
+shift-out-of-bounds|is negative
+shift-out-of-bounds|cannot be represented
+array-index-out-of-bounds|index 4
+array-index-out-of-bounds|index -1
+invalid-load|type '_Bool'
+invalid-load|type 'enum ubsan_test_enum'
+CASES
+	;;
+caught)
+	case $runner in
+	pass | fail) good "runner: $runner (the guest finished)" ;;
+	*) bad "runner: $runner" ;;
+	esac
+	hit=$(sites_in kernel/events/core.c | awk -F'\t' '$2 == "implicit-conversion"')
+	if [ -n "$hit" ]; then
+		echo "$hit" | awk -F'\t' '{ print "  ok    caught: " $3 " in " $4 "(): " $7 }'
+	else
+		bad "missed: no implicit-conversion report from kernel/events/core.c"
+	fi
+	;;
+*)
+	echo "verdict.sh: unknown expectation '$expect'" >&2
+	exit 2
+	;;
+esac
+
+if [ "$fail" -eq 0 ]; then
+	echo "verdict $name: PASS ($expect)"
+else
+	echo "verdict $name: FAIL ($expect)"
+fi
+exit "$fail"
