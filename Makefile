@@ -89,27 +89,33 @@ $(TREE)/.kit-patches/stamp: $(SERIES) $(SERIES_PATCHES) $(KIT)/patches/apply-ser
 		FORCE | $(TREE)/Makefile
 	@$(KIT)/patches/apply-series.sh $(PRISTINE) $(TREE) $(SERIES) >$(B)/.series.log || \
 		{ cat $(B)/.series.log; exit 1; }
-	@if ! cmp -s $(B)/.series.log $@; then cat $(B)/.series.log; cp $(B)/.series.log $@; fi
+	@if ! cmp -s $(TREE)/.kit-patches/manifest $@; then cat $(B)/.series.log; \
+		cp $(TREE)/.kit-patches/manifest $@; fi
 
 $(IGNORELIST): $(IGNORELISTS) FORCE
 	@mkdir -p $(B)
 	@cat /dev/null $(IGNORELISTS) >$@.tmp
 	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; echo "  LIST    $@"; fi
 
+# TRAP and SANITIZERS pick the fragments: a change of either reconfigures.
+$(B)/.flavor: FORCE
+	@mkdir -p $(B); echo "TRAP=$(TRAP) SANITIZERS=$(SANITIZERS)" >$@.tmp
+	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
+
 $(B)/ignorelist.config: | $(IGNORELIST)
 	@echo 'CONFIG_UBSAN_INTEGER_IGNORELIST="$(IGNORELIST)"' >$@
 
-$(TREE)/.config: $(filter-out $(B)/ignorelist.config,$(FRAGMENTS)) \
-		$(KIT)/kconfig/configure.sh $(TREE)/.kit-patches/stamp \
+$(TREE)/.kit-config-stamp: $(filter-out $(B)/ignorelist.config,$(FRAGMENTS)) \
+		$(KIT)/kconfig/configure.sh $(TREE)/.kit-patches/stamp $(B)/.flavor \
 		| $(B)/ignorelist.config
 	@$(KIT)/kconfig/configure.sh $(TREE) $(FRAGMENTS)
-	@echo "TRAP=$(TRAP) SANITIZERS=$(SANITIZERS)" >$(TREE)/.kit-flavor
+	@touch $@
 
 # ---------------------------------------------------------------------------
 # Stage 2: the kernel build.
 
 ## kernel          unpack, patch, configure and build bzImage, vmlinux, modules
-kernel: $(TREE)/.config $(IGNORELIST)
+kernel: $(TREE)/.kit-config-stamp $(IGNORELIST)
 	@start=$$(date +%s); \
 	before=$$(stat -c %Y $(TREE)/vmlinux 2>/dev/null || echo 0); \
 	$(call KMAKE,$(TREE)) bzImage modules; \
@@ -128,12 +134,17 @@ variants: $(VARIANT_IMAGES)
 # patch: Kbuild then rebuilds only what that patch touches. The files that
 # the patch touches are kept out of the copy and managed by apply-series.sh.
 $(B)/variants/%/arch/x86/boot/bzImage: $(KIT)/patches/regressions/%.patch \
-		$(TREE)/arch/x86/boot/bzImage
+		$(TREE)/vmlinux
 	@echo "  VARIANT $*"
 	@mkdir -p $(B)/variants/$*
 	@sed -n 's|^+++ b/\([^[:space:]]*\).*|/\1|p' $< >$(B)/variants/.$*.exclude
 	@rsync -a --delete --exclude=/.kit-patches/ \
 		--exclude-from=$(B)/variants/.$*.exclude $(TREE)/ $(B)/variants/$*/
+	@# objtool is built with absolute paths; point them at the copy (keeping
+	@# mtimes), or objtool and then every object would be rebuilt.
+	@grep -rlIF '$(TREE)/' $(B)/variants/$*/tools/objtool | while read -r f; do \
+		sed "s|$(TREE)/|$(B)/variants/$*/|g" "$$f" >"$$f.tmp" && \
+		touch -r "$$f" "$$f.tmp" && mv "$$f.tmp" "$$f"; done
 	@$(KIT)/patches/apply-series.sh $(PRISTINE) $(B)/variants/$* $(SERIES) $<
 	@start=$$(date +%s); $(call KMAKE,$(B)/variants/$*) bzImage modules; \
 	echo "variant $*: built in $$(( $$(date +%s) - start )) s"
@@ -208,7 +219,7 @@ report: triage
 HANDLERS := add_overflow sub_overflow mul_overflow negate_overflow implicit_conversion
 check-vmlinux: kernel
 	@llvm-objdump -d --no-show-raw-insn $(TREE)/vmlinux | \
-		grep -oE '(call|jmp)[[:space:]]+[0-9a-f]+ <__ubsan_handle_[a-z_]+>' | \
+		grep -oE '(call|jmp)q?[[:space:]]+(0x)?[0-9a-f]+ <__ubsan_handle_[a-z_0-9]+>' | \
 		sed 's/.*<\(.*\)>/\1/' | sort | uniq -c >$(B)/handler-calls.txt
 	@cat $(B)/handler-calls.txt
 	@for h in $(HANDLERS); do \

@@ -44,6 +44,10 @@ fixed)
 		echo "$events" | awk -F'\t' '{ print "        " $3 " " $4 ": " $7 }'
 	fi
 	# One line per test_ubsan case: kind, then a phrase of its detail.
+	# The "left overflow" shift case and the "enum" load case of 6.1's
+	# test_ubsan report nothing with Clang 19 (-fno-strict-overflow makes
+	# signed left shifts defined; C enum loads are not checked), so they are
+	# not expected here.
 	while IFS='|' read -r kind phrase; do
 		n=$(sites_in lib/test_ubsan.c | awk -F'\t' -v k="$kind" -v p="$phrase" \
 			'$2 == k && index($7, p) { n += $5 } END { print n + 0 }')
@@ -53,22 +57,20 @@ fixed)
 			bad "test_ubsan: $kind ($phrase) reported $n times, expected 1"
 		fi
 	done <<'CASES'
-signed-integer-overflow| + 
-unsigned-integer-overflow| + 
-signed-integer-overflow| - 
-signed-integer-overflow| * 
-negation-overflow|negation of
-implicit-conversion|unsigned truncation of
-implicit-conversion|signed truncation of
-implicit-conversion|sign change of
-implicit-conversion|truncation and sign change of
-implicit-conversion|bit-field
+signed-integer-overflow|2147483647 + 2 
+unsigned-integer-overflow|4294967295 + 2 
+signed-integer-overflow|-2147483648 - 2 
+signed-integer-overflow|1073741823 * 4 
+negation-overflow|negation of -2147483648
+implicit-conversion|unsigned truncation of value 300 
+implicit-conversion|signed truncation of value 74565 
+implicit-conversion|sign change of value -1 
+implicit-conversion|truncation and sign change of value 200 
+implicit-conversion|(3-bit bit-field)
 shift-out-of-bounds|is negative
-shift-out-of-bounds|cannot be represented
 array-index-out-of-bounds|index 4
 array-index-out-of-bounds|index -1
-invalid-load|type '_Bool'
-invalid-load|type 'enum ubsan_test_enum'
+invalid-load|(aka '_Bool')
 CASES
 	;;
 caught)

@@ -108,6 +108,11 @@ static const struct {
 	{ "dump_backtrace*", M_ALL },
 	{ "ubsan_*", M_ALL },
 	{ "__ubsan_*", M_ALL },
+	/* lib/ubsan.c's static helpers, when not inlined */
+	{ "handle_overflow", M_ALL },
+	{ "handle_null_ptr_deref", M_ALL },
+	{ "handle_misaligned_access", M_ALL },
+	{ "handle_object_size_mismatch", M_ALL },
 	{ "printk*", M_ALL },
 	{ "_printk*", M_ALL },
 	{ "vprintk*", M_ALL },
@@ -691,7 +696,7 @@ static int is_hexdump_line(const char *s, size_t n)
 	return i >= 8 && (i == n || s[i] == ' ' || s[i] == ':');
 }
 
-static int is_context(const char *s, size_t n)
+static int is_named_context(const char *s, size_t n)
 {
 	size_t i;
 
@@ -699,7 +704,13 @@ static int is_context(const char *s, size_t n)
 	     i++)
 		if (tl_starts(s, n, context_prefixes[i]))
 			return 1;
-	return is_register_line(s, n) || is_hexdump_line(s, n);
+	return 0;
+}
+
+static int is_context(const char *s, size_t n)
+{
+	return is_named_context(s, n) || is_register_line(s, n) ||
+	       is_hexdump_line(s, n);
 }
 
 static int is_marker(const char *s, size_t n)
@@ -739,6 +750,17 @@ static void body_line(struct parser *p, struct slot *s, const struct logline *l)
 	}
 	if (is_marker(l->s, l->n))
 		goto plausible;
+	/*
+	 * A detail line may look like a hex dump ("2147483647 + 2 cannot be
+	 * represented..."): right after the title, only the named context
+	 * lines end the detail.
+	 */
+	if (s->state == ST_DETAIL && s->ndetail < 4 && !r->nframes &&
+	    !is_named_context(l->s, l->n)) {
+		s->ndetail++;
+		add_detail(r, l->s, l->n);
+		goto plausible;
+	}
 	if (tl_starts(l->s, l->n, "RIP: ")) {
 		struct frame tmp;
 
