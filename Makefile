@@ -63,9 +63,11 @@ $(B)/.deps-stamp: Makefile
 SERIES := $(KIT)/patches/series
 SERIES_PATCHES := $(addprefix $(KIT)/patches/,$(shell sed -e 's/\#.*//' $(SERIES)))
 IGNORELISTS := $(sort $(wildcard $(KIT)/sanitizer-ignorelist/*.scl))
-# The lists are concatenated into one file, rewritten only when it changes,
-# and named in CONFIG_UBSAN_INTEGER_IGNORELIST; Clang records it as a
-# dependency of every object it was used for.
+# The lists are concatenated into one file, rewritten only when it changes.
+# Kbuild cannot track its content (fixdep takes Clang's first dependency,
+# the list, for the source file), so CONFIG_UBSAN_INTEGER_IGNORELIST names a
+# copy whose file name carries the content's hash: an edit changes the
+# config, hence every instrumented object's command line, and they rebuild.
 IGNORELIST := $(B)/integer-ignorelist.scl
 FRAGMENTS := $(KIT)/kconfig/guest.config $(KIT)/kconfig/ubsan.config \
 	$(if $(filter integer,$(SANITIZERS)),$(KIT)/kconfig/integer-sanitizers.config \
@@ -102,12 +104,15 @@ $(B)/.flavor: FORCE
 	@mkdir -p $(B); echo "TRAP=$(TRAP) SANITIZERS=$(SANITIZERS)" >$@.tmp
 	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
 
-$(B)/ignorelist.config: | $(IGNORELIST)
-	@echo 'CONFIG_UBSAN_INTEGER_IGNORELIST="$(IGNORELIST)"' >$@
+$(B)/ignorelist.config: $(IGNORELIST)
+	@h=$$(sha256sum <$< | cut -c1-12); mkdir -p $(B)/ignorelist; \
+	cp $< $(B)/ignorelist/integer-$$h.scl; \
+	echo "CONFIG_UBSAN_INTEGER_IGNORELIST=\"$(B)/ignorelist/integer-$$h.scl\"" >$@.tmp; \
+	if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
 
 $(TREE)/.kit-config-stamp: $(filter-out $(B)/ignorelist.config,$(FRAGMENTS)) \
 		$(KIT)/kconfig/configure.sh $(TREE)/.kit-patches/stamp $(B)/.flavor \
-		| $(B)/ignorelist.config
+		$(if $(filter integer,$(SANITIZERS)),$(B)/ignorelist.config)
 	@$(KIT)/kconfig/configure.sh $(TREE) $(FRAGMENTS)
 	@touch $@
 

@@ -114,6 +114,7 @@ static const struct {
 	{ "handle_misaligned_access", M_ALL },
 	{ "handle_object_size_mismatch", M_ALL },
 	{ "printk*", M_ALL },
+	{ "console_*", M_ALL },
 	{ "_printk*", M_ALL },
 	{ "vprintk*", M_ALL },
 	{ "report_*", M_ALL },
