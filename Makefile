@@ -123,7 +123,7 @@ $(TREE)/.kit-config-stamp: $(filter-out $(B)/ignorelist.config,$(FRAGMENTS)) \
 kernel: $(TREE)/.kit-config-stamp $(IGNORELIST)
 	@start=$$(date +%s); \
 	before=$$(stat -c %Y $(TREE)/vmlinux 2>/dev/null || echo 0); \
-	$(call KMAKE,$(TREE)) bzImage modules; \
+	$(call KMAKE,$(TREE)) bzImage modules || exit 1; \
 	after=$$(stat -c %Y $(TREE)/vmlinux); \
 	if [ "$$before" = "$$after" ]; then echo "kernel: up to date ($$(( $$(date +%s) - start )) s)"; \
 	else echo "kernel: built $(TREE)/arch/x86/boot/bzImage in $$(( $$(date +%s) - start )) s"; fi
@@ -150,8 +150,14 @@ $(B)/variants/%/arch/x86/boot/bzImage: $(KIT)/patches/regressions/%.patch \
 	@grep -rlIF '$(TREE)/' $(B)/variants/$*/tools/objtool | while read -r f; do \
 		sed "s|$(TREE)/|$(B)/variants/$*/|g" "$$f" >"$$f.tmp" && \
 		touch -r "$$f" "$$f.tmp" && mv "$$f.tmp" "$$f"; done
+	@# The copy is the kit's, never edited by hand: its series files come
+	@# from the main tree, so the hand-edit manifest does not apply.
+	@rm -f $(B)/variants/$*/.kit-patches/manifest
+	@# rsync brought the main tree's objects of the files the patch touches:
+	@# make the sources newer so that Kbuild rebuilds them.
+	@sed "s|^|$(B)/variants/$*|" $(B)/variants/.$*.exclude | xargs -r touch
 	@$(KIT)/patches/apply-series.sh $(PRISTINE) $(B)/variants/$* $(SERIES) $<
-	@start=$$(date +%s); $(call KMAKE,$(B)/variants/$*) bzImage modules; \
+	@start=$$(date +%s); $(call KMAKE,$(B)/variants/$*) bzImage modules || exit 1; \
 	echo "variant $*: built in $$(( $$(date +%s) - start )) s"
 
 
