@@ -984,6 +984,16 @@ static const char *choose_func(const struct report *r)
 		if (!r->frames[i].unreliable &&
 		    !is_machinery(r->frames[i].func, r->pattern))
 			return r->frames[i].func;
+	/*
+	 * Early in boot the unwinder marks every frame unreliable ("? "); with
+	 * no reliable frame at all, the first unreliable one is the best guess.
+	 */
+	for (i = 0; i < r->nframes; i++)
+		if (!r->frames[i].unreliable)
+			return "";
+	for (i = 0; i < r->nframes; i++)
+		if (!is_machinery(r->frames[i].func, r->pattern))
+			return r->frames[i].func;
 	return "";
 }
 
