@@ -198,7 +198,8 @@ tools: $(B)/.deps-stamp
 	@$(MAKE) -s -C $(KIT)/tools O=$(B)/tools
 
 # triage.tsv for sh, triage.json for machines; "new" sites do not fail here.
-TRIAGE_BOOT = $(TRIAGE) --kit $(KIT) --vmlinux $(2)/vmlinux --tsv \
+# Only the JSON carries source lines, so only it is symbolized.
+TRIAGE_BOOT = $(TRIAGE) --kit $(KIT) --tsv \
 		$(B)/boots/$(1)/console.log >$(B)/boots/$(1)/triage.tsv; \
 	$(TRIAGE) --kit $(KIT) --vmlinux $(2)/vmlinux --json \
 		$(B)/boots/$(1)/console.log >$(B)/boots/$(1)/triage.json; true
@@ -212,12 +213,10 @@ triage: tools
 ## verdict         check the expected results of every boot
 verdict: tools
 	@pass=0; fail=0; \
-	$(call TRIAGE_BOOT,fixed,$(TREE)); \
-	if $(KIT)/boot-tests/verdict.sh $(B)/boots/fixed fixed; then pass=$$((pass + 1)); \
-	else fail=$$((fail + 1)); fi; \
-	for v in $(REGRESSIONS); do \
-		$(call TRIAGE_BOOT,$$v,$(B)/variants/$$v); \
-		if $(KIT)/boot-tests/verdict.sh $(B)/boots/$$v caught; then pass=$$((pass + 1)); \
+	for b in fixed:$(TREE):fixed $(foreach v,$(REGRESSIONS),$(v):$(B)/variants/$(v):caught); do \
+		name=$${b%%:*}; rest=$${b#*:}; tree=$${rest%%:*}; expect=$${rest#*:}; \
+		$(call TRIAGE_BOOT,$$name,$$tree); \
+		if $(KIT)/boot-tests/verdict.sh $(B)/boots/$$name $$expect; then pass=$$((pass + 1)); \
 		else fail=$$((fail + 1)); fi; \
 	done; echo "verdicts: $$pass passed, $$fail failed"; [ $$fail -eq 0 ]
 
