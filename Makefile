@@ -26,7 +26,10 @@ SANITIZERS ?= integer
 export PATH := $(LLVM_BIN):$(PATH)
 SHELL := /bin/sh
 
-KMAKE = $(MAKE) -C $(1) ARCH=x86_64 LLVM=1 -j$(JOBS)
+# One kernel build at a time on this 2-core machine: every Kbuild run of the
+# kit (main tree, variants, bench and detect trees) takes the same lock.
+KBUILD_LOCK := $(B)/.kbuild.lock
+KMAKE = mkdir -p $(B) && flock $(KBUILD_LOCK) $(MAKE) -C $(1) ARCH=x86_64 LLVM=1 -j$(JOBS)
 
 .PHONY: all deps kernel variants check-vmlinux checkpatch test test-patches \
 	clean distclean help initramfs boot boot-variants tools triage verdict \
