@@ -5,20 +5,29 @@
 # directory, fixed modes and mtimes, sorted names, owner root, no device
 # or inode numbers from the host (cpio --reproducible).
 #
-# usage: mkinitramfs.sh -o OUT.cpio -s STAGING -i INIT [-m "MODULES"] BIN...
+# usage: mkinitramfs.sh -o OUT.cpio -s STAGING -i INIT [-m "MODULES"]
+#                       [-f SRC:DEST]... [-l LINK:TARGET]... BIN...
 #
 # Layout: /init, /bin/<BIN>, /lib/modules/<MODULE>, /dev/console, and empty
-# /proc, /sys, /tmp for init's mounts.
+# /proc, /sys, /tmp for init's mounts. -f copies a file to DEST (an absolute
+# path in the image; mode 755 if SRC is executable, else 644), -l makes the
+# symlink LINK pointing to TARGET, which must be relative (the script
+# follows the links in /bin on the host), e.g. /bin/NAME:../usr/libexec/PROG.
 set -eu
 
-out='' stage='' init='' mods=''
-while getopts o:s:i:m: opt; do
+out='' stage='' init='' mods='' files='' links=''
+nl='
+'
+while getopts o:s:i:m:f:l: opt; do
 	case $opt in
 	o) out=$OPTARG ;;
 	s) stage=$OPTARG ;;
 	i) init=$OPTARG ;;
 	m) mods=$OPTARG ;;
-	*) echo "usage: $0 -o OUT -s STAGING -i INIT [-m MODULES] BIN..." >&2
+	f) files=$files$OPTARG$nl ;;
+	l) links=$links$OPTARG$nl ;;
+	*) echo "usage: $0 -o OUT -s STAGING -i INIT [-m MODULES] [-f SRC:DEST]..." \
+		"[-l LINK:TARGET]... BIN..." >&2
 	   exit 2 ;;
 	esac
 done
@@ -43,12 +52,21 @@ done
 for m in $mods; do
 	cp "$m" "$stage/lib/modules/"
 done
+printf '%s' "$files" | while IFS=: read -r src dest; do
+	mkdir -p "$stage${dest%/*}"
+	cp "$src" "$stage$dest" || exit 1
+done
+printf '%s' "$links" | while IFS=: read -r link target; do
+	mkdir -p "$stage${link%/*}"
+	ln -s "$target" "$stage$link" || exit 1
+done
 # The kernel's built-in initramfs usually has /dev/console already; ours
 # makes sure init has a console even when it does not.
 mknod -m 600 "$stage/dev/console" c 5 1
 
 find "$stage" -type d -exec chmod 755 {} +
-find "$stage" -type f -exec chmod 644 {} +
+find "$stage" -type f ! -perm -u=x -exec chmod 644 {} +
+find "$stage" -type f -perm -u=x -exec chmod 755 {} +
 chmod 755 "$stage/init" "$stage"/bin/*
 find "$stage" -exec touch -h -d @0 {} +
 
