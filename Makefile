@@ -43,7 +43,8 @@ help:
 ## deps            install every Debian package the kit needs (apt-get)
 DEB_PACKAGES := linux-source-6.1 clang-19 lld-19 llvm-19 libclang-rt-19-dev \
 	qemu-system-x86 sparse make gcc libc6-dev flex bison bc cpio kmod \
-	libelf-dev libssl-dev dwarves rsync xz-utils perl patch clang-format
+	libelf-dev libssl-dev dwarves rsync xz-utils perl patch clang-format \
+	zlib1g-dev liblzma-dev
 deps: $(B)/.deps-stamp
 $(B)/.deps-stamp: Makefile
 	@missing=$$(for p in $(DEB_PACKAGES); do \
@@ -169,8 +170,48 @@ $(B)/variants/%/arch/x86/boot/bzImage: $(KIT)/patches/regressions/%.patch \
 
 INITRAMFS := $(B)/boot-tests/initramfs.cpio
 ## initramfs       build the guest programs and pack the initramfs
-initramfs: kernel
-	@$(MAKE) -s -C $(KIT)/boot-tests O=$(B)/boot-tests KMODS=$(TREE)/lib/test_ubsan.ko
+initramfs: kernel perf-tool
+	@$(MAKE) -s -C $(KIT)/boot-tests O=$(B)/boot-tests KMODS=$(TREE)/lib/test_ubsan.ko \
+		PERF=$(PERF_OUT)/perf PERF_SELFTESTS=$(PERF_SELFTESTS)
+
+# The real perf tool and the perf_events selftests, from the unpacked tree
+# (same version as the kernel), built with gcc: userspace, static, as the
+# initramfs has no libc. A static build leaves out what has no static
+# library here (libdw, libzstd, libcap, libnuma, libunwind, slang); Python
+# (bindings, and the jevents tables: no PMU in the guest) and Perl are off.
+# perf is rebuilt only when these flags change (or build/perf/perf is
+# removed), so a second `make initramfs` does not touch it.
+PERF_OUT := $(B)/perf
+PERF_SELFTESTS := $(PERF_OUT)/selftests
+PERF_FLAGS := CC=gcc LDFLAGS=-static WERROR=0 NO_JEVENTS=1 NO_LIBPYTHON=1 \
+	NO_LIBPERL=1 NO_SLANG=1 NO_GTK2=1 NO_LIBUNWIND=1 NO_LIBDW_DWARF_UNWIND=1 \
+	NO_DWARF=1 NO_LIBNUMA=1 NO_LIBAUDIT=1 NO_JVMTI=1 NO_LIBBABELTRACE=1 \
+	NO_LIBCAP=1 NO_SDT=1 NO_LIBCRYPTO=1 NO_LIBZSTD=1 NO_LIBDEBUGINFOD=1 \
+	NO_LIBBPF=1
+.PHONY: perf-tool
+## perf-tool       build the tree's perf (static, gcc) and perf_events selftests
+perf-tool: $(PERF_OUT)/perf $(PERF_SELFTESTS)/.built
+
+$(PERF_OUT)/flags: FORCE
+	@mkdir -p $(PERF_OUT); echo '$(PERF_FLAGS)' >$@.tmp
+	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
+
+# Only the perf binary: the dlfilter test objects cannot link with -static.
+$(PERF_OUT)/perf: $(PERF_OUT)/flags | $(PRISTINE)/Makefile $(B)/.deps-stamp
+	@start=$$(date +%s); \
+	$(MAKE) -s -C $(PRISTINE)/tools/perf O=$(PERF_OUT) \
+		-j$(JOBS) $(PERF_FLAGS) $@ >$(PERF_OUT)/build.log 2>&1 || \
+		{ tail -30 $(PERF_OUT)/build.log; exit 1; }; \
+	touch $@; echo "perf-tool: built $@ in $$(( $$(date +%s) - start )) s"
+
+# tools/testing/selftests/perf_events, through the tree's own lib.mk and
+# flags (no -O: sigtrap_threads reads a counter that its signal handler
+# bumps without a barrier, which -O2 caches), static
+$(PERF_SELFTESTS)/.built: | $(PRISTINE)/Makefile $(B)/.deps-stamp
+	@mkdir -p $(@D)
+	@$(MAKE) -s -C $(PRISTINE)/tools/testing/selftests/perf_events \
+		OUTPUT=$(@D) CC='gcc -static'
+	@touch $@
 
 # ---------------------------------------------------------------------------
 # Stage 4: boots. Each writes $(B)/boots/NAME/{console.log,verdict,boot.txt}.
