@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Self-test of the boot-test tooling, no kernel build needed:
-#  - the initramfs builds, has the expected layout, is reproducible and a
-#    second make has nothing to do;
+#  - the initramfs builds, has the expected layout (with PERF and
+#    PERF_SELFTESTS too), is reproducible and a second make has nothing to do;
 #  - run-qemu.sh gives the right verdict and exit status for each kind of
 #    boot, using fake-kernel.c (a multiboot stand-in that QEMU boots in
 #    milliseconds), keeps the console log on a timeout, and leaves no QEMU
@@ -64,6 +64,24 @@ done
 owners=$(cpio -tv --quiet <"$work/a/initramfs.cpio" |
 	awk '$3 != "root" || $4 != "root"' | wc -l)
 check "initramfs is owned by root" "$owners" 0
+# With PERF and PERF_SELFTESTS (stand-ins here: init, twice): the programs
+# outside /bin, executable, and a /bin symlink per perf item.
+mkdir -p "$work/selftests"
+cp "$work/a/bin/init" "$work/selftests/prog"
+make -s -C "$here" O="$work/p" KMODS="$work/dummy.ko" PERF="$work/a/bin/init" \
+	PERF_SELFTESTS="$work/selftests" >/dev/null 2>&1
+list=$(cpio -tv --quiet <"$work/p/initramfs.cpio" |
+	awk '{ $1 = substr($1, 1, 4); print $1, $9, $10, $11 }')
+for f in "-rwx usr/bin/perf" "-rwx usr/libexec/kit/perf-items" \
+	"-rwx usr/libexec/kit/perf_events/prog" \
+	"lrwx bin/perftool-test -> ../usr/libexec/kit/perf-items" \
+	"lrwx bin/kselftest-perf_events-prog -> ../usr/libexec/kit/perf-items" \
+	"lrwx usr/bin/sleep -> ../libexec/kit/perf-items"; do
+	case "$list" in
+	*"$f"*) check "initramfs with perf has $f" y y ;;
+	*) check "initramfs with perf has $f" n y ;;
+	esac
+done
 make -s -C "$here" O="$work/a" fake-kernel >/dev/null 2>&1
 fake=$work/a/fake-kernel.elf
 initrd=$work/a/initramfs.cpio
