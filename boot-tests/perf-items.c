@@ -267,10 +267,18 @@ static void run(const char *const argv[], struct capture *c)
 		}
 	}
 	close(p[0]);
-	if (r == 0) {
-		kill(-pid, SIGKILL);
-		waitpid(pid, &wst, 0);
+	/* it closed its output but runs on: wait for it, up to the deadline */
+	while (r == 0) {
+		r = waitpid(pid, &wst, WNOHANG);
+		if (r == 0 && now_ms() > deadline) {
+			kill(-pid, SIGKILL);
+			c->timed_out = 1;
+			r = waitpid(pid, &wst, 0);
+		} else if (r == 0) {
+			poll(NULL, 0, 50);
+		}
 	}
+	kill(-pid, SIGKILL); /* what is left of its process group */
 	if (c->len > start) {
 		c->buf[c->len] = '\0';
 		capture_line(c, c->buf + start);
@@ -765,7 +773,9 @@ static void ksft_line(char *line, void *arg)
 	not_ok = !strncmp(line, "not ok ", 7);
 	if (!not_ok && strncmp(line, "ok ", 3)) {
 		/* the plan, diagnostics, and anything else */
-		if (!strncmp(line, "1..", 3) || line[0] == '#')
+		if (!strncmp(line, "# Totals:", 9)) /* ours follows */
+			printf("# (harness)%s\n", line + 1);
+		else if (!strncmp(line, "1..", 3) || line[0] == '#')
 			printf("%s\n", line);
 		else
 			diag("%s", line);
