@@ -197,12 +197,13 @@ $(PERF_OUT)/flags: FORCE
 	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
 
 # Only the perf binary: the dlfilter test objects cannot link with -static.
+# The touch has a line of its own: make -n runs the line with $(MAKE).
 $(PERF_OUT)/perf: $(PERF_OUT)/flags | $(PRISTINE)/Makefile $(B)/.deps-stamp
-	@start=$$(date +%s); \
+	@date +%s >$(PERF_OUT)/.start; \
 	$(MAKE) -s -C $(PRISTINE)/tools/perf O=$(PERF_OUT) \
 		-j$(JOBS) $(PERF_FLAGS) $@ >$(PERF_OUT)/build.log 2>&1 || \
-		{ tail -30 $(PERF_OUT)/build.log; exit 1; }; \
-	touch $@; echo "perf-tool: built $@ in $$(( $$(date +%s) - start )) s"
+		{ tail -30 $(PERF_OUT)/build.log; exit 1; }
+	@touch $@; echo "perf-tool: built $@ in $$(( $$(date +%s) - $$(cat $(PERF_OUT)/.start) )) s"
 
 # tools/testing/selftests/perf_events, through the tree's own lib.mk and
 # flags (no -O: sigtrap_threads reads a counter that its signal handler
