@@ -318,6 +318,78 @@ test: deps test-patches checkpatch kernel check-vmlinux test-tools fuzz \
 		boot boot-variants
 	@$(MAKE) -s verdict
 
+# ---------------------------------------------------------------------------
+# Detection corpus (not part of test): historical integer bugs put back one
+# at a time, each booted with its own reproducer, to measure what the
+# sanitizers catch. patches/regressions/corpus.tsv lists the bugs,
+# known-bugs.tsv their expected sites.
+#
+# One tree, $(B)/detect/linux: the series plus kconfig/detect.config, built
+# once. For each bug apply-series.sh brings the tree to "series + that
+# regression patch" (undoing whatever an interrupted run left applied),
+# Kbuild rebuilds the touched files and relinks, the kernel boots with that
+# bug's reproducer only and ubsan-triage reads the log. The tree goes back
+# to the series alone at the start and at the end. The "control" boot runs
+# every reproducer on the tree without any regression patch.
+
+.PHONY: detect
+DETECT := $(B)/detect
+DETECT_TREE := $(DETECT)/linux
+DETECT_CORPUS := $(KIT)/patches/regressions/corpus.tsv
+DETECT_BUGS := $(shell awk -F'\t' 'NR > 1 && $$1 !~ /^\#/ { print $$1 }' $(DETECT_CORPUS))
+DETECT_WORKLOADS := $(shell awk -F'\t' 'NR > 1 && $$1 !~ /^\#/ { print $$2 }' $(DETECT_CORPUS))
+DETECT_FRAGMENTS := $(KIT)/kconfig/guest.config $(KIT)/kconfig/ubsan.config \
+	$(KIT)/kconfig/integer-sanitizers.config $(B)/ignorelist.config \
+	$(KIT)/kconfig/detect.config
+DETECT_TIMEOUT ?= 240
+# An oops ends the boot at once (QEMU runs with -no-reboot): several of the
+# bugs corrupt memory right after the arithmetic that the sanitizers check.
+DETECT_QEMU = $(KIT)/boot-tests/run-qemu.sh -a $(ACCEL) -c $(B)/kvm-probe \
+	-t $(DETECT_TIMEOUT) -i $(DETECT)/boot-tests/initramfs.cpio \
+	-x 'oops=panic kit.timeout=60'
+DETECT_TRIAGE = $(TRIAGE) --kit $(KIT) --tsv $(DETECT)/boots/$(1)/console.log \
+		>$(DETECT)/boots/$(1)/triage.tsv; \
+	$(TRIAGE) --kit $(KIT) --vmlinux $(DETECT_TREE)/vmlinux --json \
+		$(DETECT)/boots/$(1)/console.log >$(DETECT)/boots/$(1)/triage.json
+DETECT_BUILD = s=$$(date +%s); \
+	$(call KMAKE,$(DETECT_TREE)) bzImage >$(DETECT)/kbuild-$(1).log 2>&1 || \
+		{ tail -40 $(DETECT)/kbuild-$(1).log; exit 1; }; \
+	echo "$(1)	build	$$(( $$(date +%s) - s ))" >>$(DETECT)/times.tsv; \
+	echo "  BUILT   $(1) in $$(( $$(date +%s) - s )) s"
+
+$(DETECT_TREE)/Makefile: | $(PRISTINE)/Makefile
+	@echo "  COPY    $(DETECT_TREE)"
+	@mkdir -p $(DETECT) && rm -rf $(DETECT_TREE).tmp && \
+		cp -a $(PRISTINE) $(DETECT_TREE).tmp && mv $(DETECT_TREE).tmp $(DETECT_TREE)
+
+## detect          re-introduce each corpus bug, boot its reproducer, table of catches
+detect: $(B)/.deps-stamp tools $(IGNORELIST) $(B)/ignorelist.config | $(DETECT_TREE)/Makefile
+	@start=$$(date +%s); mkdir -p $(DETECT)/boots; : >$(DETECT)/times.tsv; \
+	$(KIT)/patches/apply-series.sh $(PRISTINE) $(DETECT_TREE) $(SERIES) \
+		>$(DETECT)/series.log || { cat $(DETECT)/series.log; exit 1; }; \
+	$(KIT)/kconfig/configure.sh $(DETECT_TREE) $(DETECT_FRAGMENTS) || exit 1; \
+	$(call DETECT_BUILD,control); \
+	$(MAKE) -s -C $(KIT)/boot-tests O=$(DETECT)/boot-tests KMODS= \
+		WORKLOADS='$(DETECT_WORKLOADS)' || exit 1; \
+	$(DETECT_QEMU) -k $(DETECT_TREE)/arch/x86/boot/bzImage \
+		-o $(DETECT)/boots/control -n detect-control \
+		-w $$(echo $(DETECT_WORKLOADS) | tr ' ' ,); \
+	$(call DETECT_TRIAGE,control); \
+	for bug in $(DETECT_BUGS); do \
+		w=$$(awk -F'\t' -v b=$$bug '$$1 == b { print $$2 }' $(DETECT_CORPUS)); \
+		$(KIT)/patches/apply-series.sh $(PRISTINE) $(DETECT_TREE) $(SERIES) \
+			$(KIT)/patches/regressions/$$bug.patch >$(DETECT)/series.log || \
+			{ cat $(DETECT)/series.log; exit 1; }; \
+		$(call DETECT_BUILD,$$bug); \
+		$(DETECT_QEMU) -k $(DETECT_TREE)/arch/x86/boot/bzImage \
+			-o $(DETECT)/boots/$$bug -n detect-$$bug -w $$w; \
+		$(call DETECT_TRIAGE,$$bug); \
+	done; \
+	$(KIT)/patches/apply-series.sh $(PRISTINE) $(DETECT_TREE) $(SERIES) \
+		>$(DETECT)/series.log || { cat $(DETECT)/series.log; exit 1; }; \
+	$(KIT)/boot-tests/detect-table.sh $(KIT) $(DETECT) $(DETECT_BUGS); \
+	echo "detect: $$(( $$(date +%s) - start )) s in all"
+
 ## clean           remove the build directory's kernels and logs (keeps the unpacked tarball)
 clean:
 	rm -rf $(TREE) $(B)/variants $(B)/boots $(B)/boot-tests $(B)/tools
