@@ -364,7 +364,9 @@ $(DETECT_TREE)/Makefile: | $(PRISTINE)/Makefile
 
 ## detect          re-introduce each corpus bug, boot its reproducer, table of catches
 detect: $(B)/.deps-stamp tools $(IGNORELIST) $(B)/ignorelist.config | $(DETECT_TREE)/Makefile
-	@start=$$(date +%s); mkdir -p $(DETECT)/boots; : >$(DETECT)/times.tsv; \
+	@# The recipe runs make recursively, so make -n would run it, boots included.
+	@$(if $(findstring n,$(firstword -$(MAKEFLAGS))),echo "detect: skipped under make -n"; exit 0;) \
+	start=$$(date +%s); mkdir -p $(DETECT)/boots; : >$(DETECT)/times.tsv; \
 	$(KIT)/patches/apply-series.sh $(PRISTINE) $(DETECT_TREE) $(SERIES) \
 		>$(DETECT)/series.log || { cat $(DETECT)/series.log; exit 1; }; \
 	$(KIT)/kconfig/configure.sh $(DETECT_TREE) $(DETECT_FRAGMENTS) || exit 1; \
