@@ -195,10 +195,11 @@ int main(int argc, char **argv)
 		fputs("ubsan-triage: out of memory\n", stderr);
 		ret = 2;
 	}
-	for (i = 0; i < run.sites.n; i++)
-		classify_site(&lists, run.sites.v[i]);
+	/* first: a trap's site (file:line) comes from symbolization */
 	if (vmlinux)
 		symbolize_sites(&run.sites, vmlinux);
+	for (i = 0; i < run.sites.n; i++)
+		classify_site(&lists, run.sites.v[i]);
 	if (out == OUT_JSON)
 		out_json(stdout, &run.sites, &run.logs);
 	else if (out == OUT_TSV)

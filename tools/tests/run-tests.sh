@@ -151,6 +151,19 @@ EOF
 			bad "symbolization: no sym_outer source line"
 			cat "$TMPDIR_T/sym.json" "$TMPDIR_T/sym.err"
 		fi
+		# a trap (patch 0020's line) gets its site from the RIP
+		printf '%s\n' 'UBSAN: shift-out-of-bounds in sym_inner+0x3/0x10' \
+			'invalid opcode: 0000 [#1] PREEMPT SMP NOPTI' \
+			'RIP: 0010:sym_inner+0x3/0x10' 'Call Trace:' ' <TASK>' \
+			' sym_outer+0x9/0x20' ' </TASK>' \
+			'---[ end trace 0000000000000000 ]---' >"$TMPDIR_T/trap.log"
+		"$TRIAGE" --tsv --vmlinux "$TMPDIR_T/symtest" "$TMPDIR_T/trap.log" \
+			>"$TMPDIR_T/trap.tsv" 2>"$TMPDIR_T/sym.err"
+		if grep -q "	shift-out-of-bounds	.*symtest\.c:4:[0-9]*	sym_inner	1	" \
+			"$TMPDIR_T/trap.tsv"; then ok; else
+			bad "trap symbolization: no symtest.c:4 site"
+			cat "$TMPDIR_T/trap.tsv" "$TMPDIR_T/sym.err"
+		fi
 		"$TRIAGE" --json --vmlinux "$TMPDIR_T/nope" "$TMPDIR_T/sym.log" \
 			>/dev/null 2>"$TMPDIR_T/sym.err"
 		[ $? -eq 1 ] && grep -q warning "$TMPDIR_T/sym.err" && ok ||

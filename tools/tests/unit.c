@@ -322,6 +322,71 @@ static void test_trap_merge(void)
 	CHECK(!got[0].corrupted, "complete trap report");
 }
 
+static int has_name(const char **names, int n, const char *want)
+{
+	while (n--)
+		if (!strcmp(names[n], want))
+			return 1;
+	return 0;
+}
+
+/* The line arch/x86/kernel/traps.c prints for a ud1 trap (patch 0020). */
+static void test_ud1_trap(void)
+{
+	const char *names[16];
+	struct sitetab t;
+	struct site *a, *b;
+	int n;
+
+	parse("UBSAN: implicit-conversion in __perf_event_read_size+0x6d/0x90\n"
+	      "invalid opcode: 0000 [#1] PREEMPT SMP NOPTI\n"
+	      "CPU: 0 PID: 57 Comm: perf-cve Not tainted 6.1.192 #1\n"
+	      "RIP: 0010:__perf_event_read_size+0x6d/0x90\n"
+	      "Code: 48 89 d8 5b c3 67 0f b9 40 07\n"
+	      "Call Trace:\n"
+	      " <TASK>\n"
+	      " perf_event__header_size+0x1c/0x90\n"
+	      " </TASK>\n"
+	      "---[ end trace 0000000000000000 ]---\n");
+	CHECK(ngot == 1, "one ud1 trap report, got %d", ngot);
+	CHECK_STR(got[0].kind, "implicit-conversion");
+	CHECK_STR(got[0].func, "__perf_event_read_size");
+	CHECK(got[0].trapped && !got[0].corrupted, "complete, trapped");
+	CHECK(got[0].has_rip && got[0].rip.off == 0x6d, "RIP offset 0x%lx",
+	      got[0].rip.off);
+	CHECK(!got[0].file[0], "no site before symbolization");
+	n = sanitizer_names(&got[0], names, 16);
+	CHECK(has_name(names, n, "implicit-unsigned-integer-truncation") &&
+		      has_name(names, n, "implicit-signed-integer-truncation"),
+	      "a trap may be either truncation check");
+
+	sites_init(&t);
+	a = sites_add(&t, &got[0]);
+	got[0].rip.off = 0x80;
+	b = sites_add(&t, &got[0]);
+	CHECK(a && b && a != b && t.n == 2,
+	      "two traps in one function are two sites");
+	sites_free(&t);
+
+	parse("UBSAN: add-overflow in test_ubsan_add_overflow+0x1c/0x40 "
+	      "[test_ubsan]\n"
+	      "invalid opcode: 0000 [#1] PREEMPT SMP NOPTI\n"
+	      "RIP: 0010:test_ubsan_add_overflow+0x1c/0x40 [test_ubsan]\n"
+	      "Call Trace:\n"
+	      " <TASK>\n"
+	      " do_one_initcall+0x1/0x2\n"
+	      " </TASK>\n"
+	      "---[ end trace 0000000000000000 ]---\n");
+	CHECK(ngot == 1, "one module trap report, got %d", ngot);
+	CHECK_STR(got[0].kind, "add-overflow");
+	CHECK_STR(got[0].func, "test_ubsan_add_overflow");
+	CHECK(ubsan_int_kind(got[0].kind), "add-overflow is an integer kind");
+	n = sanitizer_names(&got[0], names, 16);
+	CHECK(has_name(names, n, "signed-integer-overflow") &&
+		      has_name(names, n, "unsigned-integer-overflow"),
+	      "add-overflow may be signed or unsigned");
+}
+
 static void test_crashes(void)
 {
 	parse("BUG: kernel NULL pointer dereference, address: 0000000000000000\n"
@@ -436,6 +501,7 @@ int main(void)
 	test_interleaved_callers();
 	test_noise_without_callers();
 	test_trap_merge();
+	test_ud1_trap();
 	test_crashes();
 	test_dedup_classify();
 	printf("unit: %d passed, %d failed\n", passed, failed);

@@ -297,7 +297,10 @@ int ubsan_int_kind(const char *kind)
 	return !strcmp(kind, "implicit-conversion") ||
 	       !strcmp(kind, "signed-integer-overflow") ||
 	       !strcmp(kind, "unsigned-integer-overflow") ||
-	       !strcmp(kind, "negation-overflow");
+	       !strcmp(kind, "negation-overflow") ||
+	       /* trap mode (x86 ud1): the type's signedness is unknown */
+	       !strcmp(kind, "add-overflow") || !strcmp(kind, "sub-overflow") ||
+	       !strcmp(kind, "mul-overflow");
 }
 
 /* Clang sanitizer names (ignorelist sections) that produce this report. */
@@ -313,7 +316,15 @@ int sanitizer_names(const struct report *r, const char **names, int max)
 	} while (0)
 	if (!report_is_ubsan(r))
 		return 0;
-	if (!strcmp(k, "implicit-conversion")) {
+	if (!strcmp(k, "implicit-conversion") && r->trapped && !d[0]) {
+		/* a trap names the check, not which conversion failed */
+		ADD("implicit-signed-integer-truncation");
+		ADD("implicit-unsigned-integer-truncation");
+		ADD("implicit-integer-truncation");
+		ADD("implicit-integer-sign-change");
+		ADD("implicit-bitfield-conversion");
+		ADD("implicit-conversion");
+	} else if (!strcmp(k, "implicit-conversion")) {
 		if (strstr(d, "truncation and sign change") ||
 		    strstr(d, "signed truncation")) {
 			if (!strstr(d, "unsigned truncation"))
@@ -332,6 +343,10 @@ int sanitizer_names(const struct report *r, const char **names, int max)
 		   !strcmp(k, "negation-overflow") ||
 		   !strcmp(k, "division-overflow")) {
 		ADD("signed-integer-overflow");
+	} else if (!strcmp(k, "add-overflow") || !strcmp(k, "sub-overflow") ||
+		   !strcmp(k, "mul-overflow")) {
+		ADD("signed-integer-overflow");
+		ADD("unsigned-integer-overflow");
 	} else if (!strcmp(k, "unsigned-integer-overflow")) {
 		ADD("unsigned-integer-overflow");
 	} else if (!strcmp(k, "shift-out-of-bounds")) {

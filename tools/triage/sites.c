@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * De-duplication of reports by site: kind + file:line:col, or the title
- * for reports without a site.
+ * De-duplication of reports by site: kind + file:line:col, the trapping
+ * address for a trap without a site, or the title for other reports
+ * without a site.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +44,10 @@ static void make_key(char *key, size_t sz, const struct report *r)
 	if (r->file[0])
 		snprintf(key, sz, "%s %s:%u:%u", r->kind, r->file, r->line,
 			 r->col);
+	/* a trap without a site yet: its address tells two traps apart */
+	else if (r->trapped && r->has_rip && r->rip.func[0])
+		snprintf(key, sz, "%s %s%s+0x%lx", r->kind, r->rip.module,
+			 r->rip.func, r->rip.off);
 	else
 		snprintf(key, sz, "%s", r->title);
 }

@@ -267,7 +267,50 @@ static void for_frames(struct sitetab *t, struct symz *z, int pass)
 		run_batch(z, batch, nb);
 }
 
-/* Fill frame.src for every stored frame. Returns 0, or -1 with a warning. */
+/*
+ * A trap (x86 "ud1", CONFIG_UBSAN_TRAP) names its check and the trapping
+ * address, not the site: the RIP's symbolized frames, innermost first, say
+ * where the check is. Clang merges the traps of one kind in a function into
+ * one instruction, which then has line 0: the site is the innermost frame
+ * with a line.
+ */
+static void trap_site(struct report *r)
+{
+	const char *p, *loc, *end, *c1, *c2;
+	unsigned long line;
+
+	if (!r->trapped || r->file[0] || !r->rip.src)
+		return;
+	for (p = r->rip.src; *p; p = *end ? end + 1 : end) {
+		end = strchr(p, '\n');
+		if (!end)
+			end = p + strlen(p);
+		loc = memchr(p, ' ', (size_t)(end - p));
+		if (!loc)
+			continue;
+		loc++;
+		c2 = memrchr(loc, ':', (size_t)(end - loc));
+		if (!c2)
+			continue;
+		c1 = memrchr(loc, ':', (size_t)(c2 - loc));
+		if (!c1) {
+			c1 = c2;
+			c2 = NULL;
+		}
+		line = strtoul(c1 + 1, NULL, 10);
+		if (!line)
+			continue;
+		tl_copy(r->file, sizeof(r->file), loc, (size_t)(c1 - loc));
+		r->line = (unsigned int)line;
+		r->col = c2 ? (unsigned int)strtoul(c2 + 1, NULL, 10) : 0;
+		return;
+	}
+}
+
+/*
+ * Fill frame.src for every stored frame, and the site of traps. Returns 0,
+ * or -1 with a warning.
+ */
 int symbolize_sites(struct sitetab *t, const char *vmlinux)
 {
 	struct symz z;
@@ -302,6 +345,8 @@ int symbolize_sites(struct sitetab *t, const char *vmlinux)
 	} else {
 		for_frames(t, &z, 1);
 		for_frames(t, &z, 2);
+		for (i = 0; i < t->n; i++)
+			trap_site(&t->v[i]->r);
 		fclose(z.in);
 		fclose(z.out);
 		waitpid(z.pid, &st, 0);
