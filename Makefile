@@ -33,7 +33,8 @@ KMAKE = mkdir -p $(B) && flock $(KBUILD_LOCK) $(MAKE) -C $(1) ARCH=x86_64 LLVM=1
 
 .PHONY: all deps kernel variants check-vmlinux checkpatch test test-patches \
 	clean distclean help initramfs boot boot-variants tools triage verdict \
-	report test-tools fuzz bench-triage
+	report test-tools fuzz bench-triage \
+	check-ignorelist test-ignorelist fp-rate sparse
 ## all             (default) build, boot, triage and report
 all: kernel boot report
 
@@ -67,6 +68,9 @@ $(B)/.deps-stamp: Makefile
 SERIES := $(KIT)/patches/series
 SERIES_PATCHES := $(addprefix $(KIT)/patches/,$(shell sed -e 's/\#.*//' $(SERIES)))
 IGNORELISTS := $(sort $(wildcard $(KIT)/sanitizer-ignorelist/*.scl))
+# The patch that adds <linux/wrapping.h>: its wrap_ types become type:
+# entries of the list when the compiler takes them (Clang 20 and later).
+WRAPPING_PATCH := $(wildcard $(KIT)/patches/0008-include-linux-Add-wrapping-types-*.patch)
 # The lists are concatenated into one file, rewritten only when it changes.
 # Kbuild cannot track its content (fixdep takes Clang's first dependency,
 # the list, for the source file), so CONFIG_UBSAN_INTEGER_IGNORELIST names a
@@ -100,7 +104,9 @@ $(TREE)/.kit-patches/stamp: $(SERIES) $(SERIES_PATCHES) $(KIT)/patches/apply-ser
 
 $(IGNORELIST): $(IGNORELISTS) FORCE
 	@mkdir -p $(B)
-	@cat /dev/null $(IGNORELISTS) >$@.tmp
+	@{ cat /dev/null $(IGNORELISTS); \
+		sh $(KIT)/sanitizer-ignorelist/gen-type-entries.sh $(LLVM_BIN)/clang \
+			$(WRAPPING_PATCH); } >$@.tmp
 	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; echo "  LIST    $@"; fi
 
 # TRAP and SANITIZERS pick the fragments: a change of either reconfigures.
@@ -291,6 +297,55 @@ checkpatch: | $(PRISTINE)/Makefile
 		echo "$$out" | grep -A3 -E '^(ERROR|WARNING)' | sed 's/^/    /'; \
 		echo "$$out" | grep -q '^ERROR' && fail=1; \
 	done; exit $$fail
+
+# ---------------------------------------------------------------------------
+# Annotations and ignorelist: hygiene, the noise they remove, sparse.
+
+## check-ignorelist every ignorelist entry still matches the patched tree, with a reason
+check-ignorelist: | $(TREE)/.kit-patches/stamp
+	@sh $(KIT)/sanitizer-ignorelist/gen-type-entries.sh $(LLVM_BIN)/clang \
+		$(WRAPPING_PATCH) >$(B)/type-entries.scl
+	@sh $(KIT)/sanitizer-ignorelist/check-ignorelist.sh $(TREE) $(IGNORELISTS) \
+		$$([ -s $(B)/type-entries.scl ] && echo $(B)/type-entries.scl)
+
+## test-ignorelist check-ignorelist.sh catches stale, unexplained and broad entries
+test-ignorelist: | $(TREE)/.kit-patches/stamp
+	@sh $(KIT)/sanitizer-ignorelist/test-check-ignorelist.sh $(TREE)
+
+# The baseline of fp-rate: the same configuration without the ignorelist and
+# without the triage patches (those below the "--- triage:" line of the
+# series), built in $(FP_BASE)/linux from a copy of the unpacked tarball.
+FP_BASE := $(B)/fp-baseline
+$(FP_BASE)/linux/vmlinux: $(SERIES) $(SERIES_PATCHES) $(FRAGMENTS) \
+		$(KIT)/patches/apply-series.sh | $(PRISTINE)/Makefile
+	@mkdir -p $(FP_BASE)/patches
+	@ln -sf $(SERIES_PATCHES) $(FP_BASE)/patches/
+	@sed '/^# --- triage:/,$$d' $(SERIES) >$(FP_BASE)/patches/series
+	@echo 'CONFIG_UBSAN_INTEGER_IGNORELIST=""' >$(FP_BASE)/no-ignorelist.config
+	@[ -f $(FP_BASE)/linux/Makefile ] || { echo "  COPY    $(FP_BASE)/linux"; \
+		cp -a $(PRISTINE) $(FP_BASE)/linux.tmp && mv $(FP_BASE)/linux.tmp $(FP_BASE)/linux; }
+	@$(KIT)/patches/apply-series.sh $(PRISTINE) $(FP_BASE)/linux $(FP_BASE)/patches/series \
+		>$(FP_BASE)/series.log || { cat $(FP_BASE)/series.log; exit 1; }
+	@$(KIT)/kconfig/configure.sh $(FP_BASE)/linux $(filter-out $(B)/ignorelist.config,$(FRAGMENTS)) \
+		$(FP_BASE)/no-ignorelist.config
+	@start=$$(date +%s); $(call KMAKE,$(FP_BASE)/linux) bzImage || exit 1; \
+	touch $@; echo "fp-baseline: built in $$(( $$(date +%s) - start )) s"
+
+## fp-rate         sites and false-positive rate without and with the kit, checks kept
+fp-rate: tools boot boot-variants $(FP_BASE)/linux/vmlinux
+	@w=$$(ls $(B)/boot-tests/root/bin | grep -vx test-ubsan | paste -sd, -); \
+	$(RUN_QEMU) -k $(FP_BASE)/linux/arch/x86/boot/bzImage -o $(B)/boots/fp-baseline \
+		-n fp-baseline -w "$$w" || true
+	@$(call TRIAGE_BOOT,fp-baseline,$(FP_BASE)/linux)
+	@$(foreach v,$(REGRESSIONS),$(call TRIAGE_BOOT,$(v),$(B)/variants/$(v));)
+	@sh $(KIT)/annotations/fp-rate.sh $(TRIAGE) $(KIT) $(B)/boots/fp-baseline \
+		$(B)/boots/fixed $(FP_BASE)/linux/vmlinux $(TREE)/vmlinux \
+		$(addprefix $(B)/boots/,$(REGRESSIONS)) | tee $(B)/fp-rate.txt
+
+## sparse          sparse (C=2) on every file the patches touch: no new warning
+sparse: kernel
+	@flock $(KBUILD_LOCK) sh $(KIT)/patches/sparse-compare.sh $(PRISTINE) $(TREE) \
+		$(B)/sparse-base $(SERIES)
 
 # ---------------------------------------------------------------------------
 # Tests.

@@ -6,7 +6,8 @@
 #
 # usage: verdict.sh BOOTDIR EXPECT
 #   EXPECT = fixed     the runner passed, no sanitizer site in kernel/events/,
-#                      and test_ubsan reported every kind exactly once
+#                      no "new" site, test_ubsan reported every kind exactly
+#                      once and its marked wrap-around not at all
 #            caught    the runner finished, and the sanitizer reported an
 #                      implicit conversion in kernel/events/core.c
 # BOOTDIR holds verdict (from run-qemu.sh) and triage.tsv.
@@ -42,6 +43,30 @@ fixed)
 	else
 		bad "sanitizer reports from kernel/events/:"
 		echo "$events" | awk -F'\t' '{ print "        " $3 " " $4 ": " $7 }'
+	fi
+	# The kit's own reports: every site is explained (annotations/,
+	# sanitizer-ignorelist/, known bugs), none is "new".
+	new=$(awk -F'\t' '$1 == "new"' "$tsv")
+	if [ -z "$new" ]; then
+		good "no unexplained (new) site"
+	else
+		bad "unexplained (new) sites:"
+		echo "$new" | awk -F'\t' '{ print "        " $3 " " $4 ": " $7 }'
+	fi
+	# test_ubsan's quiet case: marked wrap-around must not report, and the
+	# two checks on wrapping types must be counted.
+	quiet=$(sites_in lib/test_ubsan.c | awk -F'\t' '$4 ~ /^test_ubsan_wrap/')
+	if [ -z "$quiet" ]; then
+		good "test_ubsan: wrapping types, helpers and attribute stay quiet"
+	else
+		bad "test_ubsan: marked wrap-around reported:"
+		echo "$quiet" | awk -F'\t' '{ print "        " $3 " " $4 ": " $7 }'
+	fi
+	if grep -Eq '(^|\] ) *ok [0-9]+ wrap_silenced' "$dir/console.log"; then
+		good "test_ubsan: wrap_silenced counted both checks on wrapping types"
+	else
+		bad "test_ubsan: wrap_silenced: $(grep -Eo 'ok [0-9]+ wrap_silenced.*' \
+			"$dir/console.log" | head -1)"
 	fi
 	# One line per test_ubsan case: kind, then a phrase of its detail.
 	# The "left overflow" shift case and the "enum" load case of 6.1's

@@ -12,7 +12,7 @@
 #include "triage.h"
 
 const char *const cls_names[CLS_COUNT] = {
-	"new", "known-bug", "annotated", "benign", "ignorelisted",
+	"new", "known-bug", "annotated", "benign", "ignorelisted", "deliberate",
 };
 
 void lists_init(struct lists *l)
@@ -440,6 +440,8 @@ static int ann_class(const char *c)
 		return CLS_IGNORELISTED;
 	if (!strcmp(c, "bug"))
 		return CLS_KNOWN_BUG;
+	if (!strcmp(c, "deliberate"))
+		return CLS_DELIBERATE;
 	return CLS_ANNOTATED;
 }
 

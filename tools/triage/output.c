@@ -103,6 +103,9 @@ void class_counts(const struct sitetab *t, unsigned long *c, unsigned long *fp,
 	for (i = 0; i < t->n; i++) {
 		s = t->v[i];
 		c[s->cls]++;
+		/* Deliberate reports are neither noise nor findings. */
+		if (s->cls == CLS_DELIBERATE)
+			continue;
 		if (!report_is_ubsan(&s->r) || !ubsan_int_kind(s->r.kind))
 			continue;
 		(*all)++;

@@ -159,6 +159,7 @@ enum cls {
 	CLS_ANNOTATED,
 	CLS_BENIGN,
 	CLS_IGNORELISTED,
+	CLS_DELIBERATE, /* a test that reports on purpose (test_ubsan) */
 	CLS_COUNT,
 };
 
