@@ -33,7 +33,7 @@ KMAKE = mkdir -p $(B) && flock $(KBUILD_LOCK) $(MAKE) -C $(1) ARCH=x86_64 LLVM=1
 
 .PHONY: all deps kernel variants check-vmlinux checkpatch test test-patches \
 	clean distclean help initramfs boot boot-variants tools triage verdict \
-	report test-tools fuzz bench-triage \
+	report test-tools fuzz bench-triage bench bench-kernels \
 	check-ignorelist test-ignorelist fp-rate sparse
 ## all             (default) build, boot, triage and report
 all: kernel boot report
@@ -297,6 +297,117 @@ checkpatch: | $(PRISTINE)/Makefile
 		echo "$$out" | grep -A3 -E '^(ERROR|WARNING)' | sed 's/^/    /'; \
 		echo "$$out" | grep -q '^ERROR' && fail=1; \
 	done; exit $$fail
+
+# ---------------------------------------------------------------------------
+# Bench (not part of test): what the integer checks cost in size, run time
+# and time to verdict. Trees of one configuration under $(B)/bench: none
+# (no integer checks), report, trap (CONFIG_UBSAN_TRAP), and none-trap (no
+# integer checks, the base UBSAN checks trapping: trap's reference). Each
+# is patched and configured like the main tree and built incrementally;
+# the main tree is never read or written. See bench/README.md.
+
+BENCH := $(B)/bench
+BENCH_FLAVORS := none report trap none-trap
+BENCH_ROUNDS ?= 5
+# A trap kernel dies on the first check that fires, and sites fire while
+# booting: the bench's list adds those sites to the kit's, for report and
+# trap alike, so that every bench kernel boots and runs the same workloads.
+BENCH_IGNORELISTS := $(IGNORELISTS) $(KIT)/bench/boot-sites.scl
+BENCH_FRAGMENTS = $(KIT)/kconfig/guest.config $(KIT)/kconfig/ubsan.config \
+	$(if $(filter none%,$(1)),,$(KIT)/kconfig/integer-sanitizers.config \
+		$(BENCH)/ignorelist.config) \
+	$(if $(filter %trap,$(1)),$(KIT)/kconfig/trap.config)
+BENCH_WORKLOADS := bench-syscalls perf-cve-2023-6931 perf-u16-2015 \
+	perf-read-format-sweep
+# Fixed version strings: the images differ by the checks alone.
+BENCH_KENV := export KBUILD_BUILD_TIMESTAMP=2026-01-01 KBUILD_BUILD_VERSION=1 \
+	KBUILD_BUILD_USER=kit KBUILD_BUILD_HOST=bench
+
+$(BENCH)/ignorelist.config: $(BENCH_IGNORELISTS)
+	@mkdir -p $(BENCH)/ignorelist
+	@cat $(BENCH_IGNORELISTS) >$(BENCH)/ignorelist.tmp; \
+	h=$$(sha256sum <$(BENCH)/ignorelist.tmp | cut -c1-12); \
+	f=$(BENCH)/ignorelist/integer-$$h.scl; \
+	if [ -e $$f ]; then rm $(BENCH)/ignorelist.tmp; else mv $(BENCH)/ignorelist.tmp $$f; fi; \
+	echo "CONFIG_UBSAN_INTEGER_IGNORELIST=\"$(BENCH)/ignorelist/integer-$$h.scl\"" >$@.tmp; \
+	if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
+
+# The copy's start time begins the "clean build from a fresh tree" figure.
+$(BENCH)/%/Makefile: | $(PRISTINE)/Makefile
+	@echo "  COPY    $(BENCH)/$*"
+	@mkdir -p $(BENCH)/times && date +%s >$(BENCH)/times/$*.copy-start
+	@rm -rf $(BENCH)/$*.tmp && cp -a $(PRISTINE) $(BENCH)/$*.tmp && \
+		mv $(BENCH)/$*.tmp $(BENCH)/$*
+
+$(BENCH)/%/.kit-patches/stamp: $(SERIES) $(SERIES_PATCHES) \
+		$(KIT)/patches/apply-series.sh FORCE | $(BENCH)/%/Makefile
+	@$(KIT)/patches/apply-series.sh $(PRISTINE) $(BENCH)/$* $(SERIES) \
+		>$(BENCH)/times/$*.series.log || { cat $(BENCH)/times/$*.series.log; exit 1; }
+	@cmp -s $(BENCH)/$*/.kit-patches/manifest $@ || \
+		cp $(BENCH)/$*/.kit-patches/manifest $@
+
+$(BENCH)/%/.kit-config-stamp: $(KIT)/kconfig/guest.config $(KIT)/kconfig/ubsan.config \
+		$(KIT)/kconfig/integer-sanitizers.config $(KIT)/kconfig/trap.config \
+		$(KIT)/kconfig/configure.sh $(BENCH)/%/.kit-patches/stamp \
+		$(BENCH)/ignorelist.config
+	@$(KIT)/kconfig/configure.sh $(BENCH)/$* $(call BENCH_FRAGMENTS,$*)
+	@touch $@
+
+# Kbuild's output goes to times/FLAVOR.kbuild.log; a build into a tree with
+# no vmlinux yet is the clean build and its times go to FLAVOR.clean-build.
+$(BENCH)/%/.kit-built: $(BENCH)/%/.kit-config-stamp FORCE
+	@start=$$(date +%s); \
+	before=$$(stat -c %Y $(BENCH)/$*/vmlinux 2>/dev/null || echo 0); \
+	$(BENCH_KENV); $(call KMAKE,$(BENCH)/$*) bzImage modules \
+		>$(BENCH)/times/$*.kbuild.log 2>&1 || \
+		{ tail -30 $(BENCH)/times/$*.kbuild.log; exit 1; }; \
+	end=$$(date +%s); after=$$(stat -c %Y $(BENCH)/$*/vmlinux); \
+	if [ "$$before" = 0 ]; then \
+		first=$$(find $(BENCH)/$* -name '*.o' -newer $(BENCH)/$*/.config \
+			-printf '%T@\n' | sort -n | head -n 1); \
+		echo "kbuild_s=$$((end - $${first%.*})) wall_s=$$((end - start)) total_s=$$((end - $$(cat $(BENCH)/times/$*.copy-start)))" \
+			>$(BENCH)/times/$*.clean-build; fi; \
+	if [ "$$before" = "$$after" ]; then echo "bench $*: up to date ($$((end - start)) s)"; \
+	else echo "bench $*: built in $$((end - start)) s"; fi
+	@touch $@
+
+BENCH_TREES := $(foreach f,$(BENCH_FLAVORS),$(BENCH)/$(f)/.kit-built)
+bench-kernels: $(BENCH_TREES)
+# made through pattern rules, hence intermediate: never delete them
+.PRECIOUS: $(BENCH)/%/Makefile $(BENCH)/%/.kit-patches/stamp \
+	$(BENCH)/%/.kit-config-stamp $(BENCH)/%/.kit-built
+
+## bench           sizes, run times and time to verdict of the none/report/trap kernels (not in test)
+bench: $(BENCH_TREES) tools
+	@$(MAKE) -s -C $(KIT)/boot-tests O=$(BENCH)/boot-tests \
+		WORKLOADS="$(BENCH_WORKLOADS)" KMODS=
+	@$(MAKE) -s -C $(KIT)/boot-tests O=$(BENCH)/boot-tests-ubsan \
+		WORKLOADS="test-ubsan perf-cve-2023-6931 perf-u16-2015" \
+		KMODS=$(BENCH)/report/lib/test_ubsan.ko
+	@$(MAKE) -s -C $(KIT)/boot-tests O=$(BENCH)/boot-tests-trap \
+		WORKLOADS="test-ubsan" KMODS=$(BENCH)/trap/lib/test_ubsan.ko
+	@KIT=$(KIT) BENCH=$(BENCH) ROUNDS=$(BENCH_ROUNDS) ACCEL=$(ACCEL) \
+		TRIAGE=$(TRIAGE) KVM_CACHE=$(B)/kvm-probe \
+		WORKLOADS="$(BENCH_WORKLOADS)" sh $(KIT)/bench/bench.sh measure
+	@# Time to verdict: touch one perf file in the report tree, rebuild,
+	@# boot the reproducers and triage. Only the touched file and the link
+	@# are redone (the content, hence the image, stays the same).
+	@t0=$$(date +%s%3N); touch $(BENCH)/report/kernel/events/core.c; \
+	$(BENCH_KENV); $(call KMAKE,$(BENCH)/report) bzImage modules \
+		>$(BENCH)/times/ttv.kbuild.log 2>&1 || { tail -30 $(BENCH)/times/ttv.kbuild.log; exit 1; }; \
+	t1=$$(date +%s%3N); \
+	$(KIT)/boot-tests/run-qemu.sh -a $(ACCEL) -c $(B)/kvm-probe -t $(BOOT_TIMEOUT) \
+		-i $(BENCH)/boot-tests-ubsan/initramfs.cpio -k $(BENCH)/report/arch/x86/boot/bzImage \
+		-o $(BENCH)/boots/ttv -n ttv -w $(REPRODUCERS) >/dev/null; \
+	t2=$$(date +%s%3N); \
+	$(TRIAGE) --kit $(KIT) --vmlinux $(BENCH)/report/vmlinux --json \
+		$(BENCH)/boots/ttv/console.log >$(BENCH)/boots/ttv/triage.json; \
+	t3=$$(date +%s%3N); \
+	echo "rebuild_ms=$$((t1 - t0)) boot_ms=$$((t2 - t1)) triage_ms=$$((t3 - t2)) total_ms=$$((t3 - t0))" \
+		>$(BENCH)/times/ttv
+	@KIT=$(KIT) BENCH=$(BENCH) ROUNDS=$(BENCH_ROUNDS) \
+		TRIAGE=$(TRIAGE) KVM_CACHE=$(B)/kvm-probe \
+		WORKLOADS="$(BENCH_WORKLOADS)" sh $(KIT)/bench/bench.sh report
 
 # ---------------------------------------------------------------------------
 # Annotations and ignorelist: hygiene, the noise they remove, sparse.
