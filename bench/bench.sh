@@ -145,8 +145,9 @@ report() {
 	for m in $metrics; do
 		line=$m
 		for f in $FLAVORS; do
-			set -- $(vals $f "$m" | stats)
-			n=$(vals $f "$m" | wc -l)
+			# shellcheck disable=SC2046 # median min max, split on purpose
+			set -- $(vals "$f" "$m" | stats)
+			n=$(vals "$f" "$m" | wc -l)
 			line="$line	$1	$2	$3	$n"
 		done
 		echo "$line" >>"$tsv"
@@ -202,7 +203,7 @@ report() {
 	done
 	[ -f "$BENCH/times/ttv" ] &&
 		echo "  touch kernel/events/core.c, rebuild + boot + triage (report tree): $(cat "$BENCH/times/ttv")"
-	echo "  the -icount boots above, wall s: $(for f in $FLAVORS; do printf '%s=%s ' $f "$(vals $f wall:icount_boot_s)"; done)"
+	echo "  the -icount boots above, wall s: $(for f in $FLAVORS; do printf '%s=%s ' "$f" "$(vals "$f" wall:icount_boot_s)"; done)"
 	echo
 	echo "trap mode: $(sed -n 's/^trap_line\t//p' "$RES/trap-check")"
 	echo "  ubsan-triage reads it as: $(sed -n 's/^trap_triage\t//p' "$RES/trap-check")"
@@ -211,7 +212,7 @@ report() {
 		printf '  "time_to_verdict": {\n'
 		for f in $FLAVORS; do
 			kv=$(cat "$BENCH/times/$f.clean-build" 2>/dev/null)
-			printf '    "clean_build_%s": {%s},\n' $f \
+			printf '    "clean_build_%s": {%s},\n' "$f" \
 				"$(echo "$kv" | sed 's/\([a-z_]*\)=\([0-9]*\)/"\1": \2,/g; s/,$//')"
 		done
 		kv=$(cat "$BENCH/times/ttv" 2>/dev/null)
