@@ -5,10 +5,11 @@
 #
 # usage: run-qemu.sh -k BZIMAGE -i INITRAMFS -o OUTDIR [-t TIMEOUT_S]
 #                    [-a tcg|kvm|auto] [-w WORKLOADS] [-x EXTRA_APPEND] [-I]
-#                    [-n NAME] [-c KVM_CACHE]
+#                    [-n NAME] [-c KVM_CACHE] [-s CPUS]
 #
 # Writes OUTDIR/console.log, OUTDIR/verdict (pass|fail|panic|oops|timeout)
 # and OUTDIR/boot.txt; prints "boot NAME: VERDICT in S s (ACCEL)".
+# -s CPUS gives the guest more than one CPU (-I keeps one).
 # Exit status: 0 pass, 1 fail, 2 oops, 3 panic, 4 timeout, 10 bad usage.
 set -u
 
@@ -17,9 +18,9 @@ usage() {
 	exit 10
 }
 
-kernel='' initrd='' outdir='' timeout='' accel=tcg workloads=all extra='' icount=0
+kernel='' initrd='' outdir='' timeout='' accel=tcg workloads=all extra='' icount=0 cpus=1
 name='' cache=''
-while getopts k:i:o:t:a:w:x:In:c: opt; do
+while getopts k:i:o:t:a:w:x:In:c:s: opt; do
 	case $opt in
 	k) kernel=$OPTARG ;;
 	i) initrd=$OPTARG ;;
@@ -31,6 +32,7 @@ while getopts k:i:o:t:a:w:x:In:c: opt; do
 	I) icount=1 ;;
 	n) name=$OPTARG ;;
 	c) cache=$OPTARG ;;
+	s) cpus=$OPTARG ;;
 	*) usage ;;
 	esac
 done
@@ -53,6 +55,7 @@ rm -f "$log" "$pidfile" "$outdir/verdict" "$outdir/boot.txt"
 # -I: deterministic virtual time, which only TCG on one CPU can give
 if [ "$icount" = 1 ]; then
 	accel=tcg
+	cpus=1
 fi
 
 # auto: use KVM only if a bare boot under KVM reaches init's KTAP end
@@ -75,7 +78,7 @@ if [ "$accel" = auto ]; then
 fi
 [ -n "$timeout" ] || timeout=300
 
-set -- -M pc -m 512M -smp 1 -nodefaults -no-user-config -display none \
+set -- -M pc -m 512M -smp "$cpus" -nodefaults -no-user-config -display none \
 	-no-reboot -kernel "$kernel" -initrd "$initrd" \
 	-append "console=ttyS0 printk.devkmsg=on panic=-1 loglevel=7 kit.workloads=$workloads${extra:+ $extra}" \
 	-chardev "file,id=con,path=$log" -serial chardev:con \
