@@ -10,6 +10,8 @@
 # Writes OUTDIR/console.log, OUTDIR/verdict (pass|fail|panic|oops|timeout)
 # and OUTDIR/boot.txt; prints "boot NAME: VERDICT in S s (ACCEL)".
 # -s CPUS gives the guest more than one CPU (-I keeps one).
+# One socket per CPU: the guest has no ACPI, and the BIOS MP table lists one
+# CPU per package.
 # Exit status: 0 pass, 1 fail, 2 oops, 3 panic, 4 timeout, 10 bad usage.
 set -u
 
@@ -78,7 +80,7 @@ if [ "$accel" = auto ]; then
 fi
 [ -n "$timeout" ] || timeout=300
 
-set -- -M pc -m 512M -smp "$cpus" -nodefaults -no-user-config -display none \
+set -- -M pc -m 512M -smp "$cpus,sockets=$cpus" -nodefaults -no-user-config -display none \
 	-no-reboot -kernel "$kernel" -initrd "$initrd" \
 	-append "console=ttyS0 printk.devkmsg=on panic=-1 loglevel=7 kit.workloads=$workloads${extra:+ $extra}" \
 	-chardev "file,id=con,path=$log" -serial chardev:con \

@@ -451,6 +451,7 @@ static struct slot *slot_new(struct parser *p, unsigned long caller)
 	s->caller = caller;
 	s->junk = 0;
 	s->ndetail = 0;
+	s->detail_guess = 0;
 	s->stack_done = 0;
 	s->age = ++p->age;
 	s->framing = FR_NONE;
@@ -747,6 +748,38 @@ static void add_detail(struct report *r, const char *s, size_t n)
 	tl_copy(r->detail + k, sizeof(r->detail) - k, s, n);
 }
 
+/* A line of the shape of a UBSAN detail: one of kind_rules' needles. */
+static int ubsan_detail_shape(const char *s, size_t n)
+{
+	char buf[DETAIL_MAX];
+
+	tl_copy(buf, sizeof(buf), s, n);
+	return strcmp(infer_kind(buf), "undefined-behaviour") != 0;
+}
+
+/*
+ * Take a detail line. Lines of other tasks can fall between a UBSAN title
+ * and its detail: a UBSAN detail has a known shape, so a line without it
+ * is kept only while no detail has come, and replaced by the first line
+ * that has it. Other reports keep every line.
+ */
+static void take_detail(struct slot *s, const char *l, size_t n)
+{
+	struct report *r = &s->r;
+
+	if (report_is_ubsan(r) && !ubsan_detail_shape(l, n)) {
+		if (r->detail[0])
+			return;
+		s->detail_guess = 1;
+	} else if (s->detail_guess) {
+		r->detail[0] = 0;
+		s->detail_guess = 0;
+		s->ndetail = 0;
+	}
+	s->ndetail++;
+	add_detail(r, l, n);
+}
+
 static void body_line(struct parser *p, struct slot *s, const struct logline *l)
 {
 	struct report *r = &s->r;
@@ -773,8 +806,7 @@ static void body_line(struct parser *p, struct slot *s, const struct logline *l)
 	 */
 	if (s->state == ST_DETAIL && s->ndetail < 4 && !r->nframes &&
 	    !is_named_context(l->s, l->n)) {
-		s->ndetail++;
-		add_detail(r, l->s, l->n);
+		take_detail(s, l->s, l->n);
 		goto plausible;
 	}
 	if (tl_starts(l->s, l->n, "RIP: ")) {
@@ -797,8 +829,7 @@ static void body_line(struct parser *p, struct slot *s, const struct logline *l)
 		goto context;
 	}
 	if (s->state == ST_DETAIL && s->ndetail < 4) {
-		s->ndetail++;
-		add_detail(r, l->s, l->n);
+		take_detail(s, l->s, l->n);
 		goto plausible;
 	}
 	if (++s->junk > JUNK_LIMIT)

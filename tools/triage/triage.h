@@ -88,6 +88,7 @@ struct slot {
 	unsigned long caller;
 	int junk; /* consecutive implausible lines */
 	int ndetail;
+	int detail_guess; /* the detail so far may be another task's line */
 	int stack_done;
 	unsigned long age;
 	struct report r;
