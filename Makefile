@@ -479,9 +479,9 @@ fuzz: $(B)/.deps-stamp
 bench-triage: tools
 	@$(MAKE) -s -C $(KIT)/tools O=$(B)/tools bench
 
-## test            what CI runs: patches, kernel, handler calls, tools, boots, verdicts
-test: deps test-patches checkpatch kernel check-vmlinux test-tools fuzz \
-		boot boot-variants
+## test            what CI runs: patches, kernel, handler calls, ignorelist, tools, boots, verdicts
+test: deps test-patches checkpatch kernel check-vmlinux check-ignorelist \
+		test-ignorelist test-tools fuzz boot boot-variants
 	@$(MAKE) -s verdict
 
 # ---------------------------------------------------------------------------
