@@ -30,6 +30,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cmdline.h"
+
 #define DEFAULT_TIMEOUT_S 180
 #define MAX_WORKLOADS 64
 #define KMSG_LINE_MAX 900 /* the kernel truncates records near 1 KiB */
@@ -124,32 +126,6 @@ static void setup_fs(void)
 		fprintf(stderr, "init: /dev/kmsg: %m, using the console\n");
 		out_fd = 2;
 	}
-}
-
-/* Value of "key=" on the kernel command line, copied into val. */
-static int cmdline_get(const char *key, char *val, size_t size)
-{
-	char buf[4096], *tok, *save;
-	size_t klen = strlen(key);
-	ssize_t n;
-	int fd, found = 0;
-
-	fd = open("/proc/cmdline", O_RDONLY);
-	if (fd < 0)
-		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
-	for (tok = strtok_r(buf, " \t\n", &save); tok;
-	     tok = strtok_r(NULL, " \t\n", &save)) {
-		if (!strncmp(tok, key, klen) && tok[klen] == '=') {
-			snprintf(val, size, "%s", tok + klen + 1);
-			found = 1; /* the last one wins, as for the kernel */
-		}
-	}
-	return found;
 }
 
 static int filter_bin(const struct dirent *d)

@@ -12,6 +12,7 @@
  */
 #define _GNU_SOURCE
 #include "kit.h"
+#include "cmdline.h"
 
 #include <fcntl.h>
 #include <sched.h>
@@ -25,21 +26,18 @@
 #define MODULE_PATH "/lib/modules/test_ubsan.ko"
 #define NAME "kmsg-interleave"
 
+/* kit.workloads names this workload (by default init runs every one). */
 static int named_on_cmdline(void)
 {
-	char buf[4096], *p;
-	ssize_t n;
-	int fd = open("/proc/cmdline", O_RDONLY | O_CLOEXEC);
+	char spec[1024], *tok, *save;
 
-	if (fd < 0)
+	if (!cmdline_get("kit.workloads", spec, sizeof(spec)))
 		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = 0;
-	p = strstr(buf, "kit.workloads=");
-	return p && strstr(p, NAME) != NULL;
+	for (tok = strtok_r(spec, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save))
+		if (!strcmp(tok, NAME))
+			return 1;
+	return 0;
 }
 
 static void pin(int cpu)
