@@ -28,7 +28,8 @@ SHELL := /bin/sh
 
 # One kernel build at a time on this 2-core machine: every Kbuild run of the
 # kit (main tree, variants, bench and detect trees) takes the same lock.
-KBUILD_LOCK := $(B)/.kbuild.lock
+# Several checkouts on one machine share it by naming one file here.
+KBUILD_LOCK ?= $(B)/.kbuild.lock
 KMAKE = mkdir -p $(B) && flock $(KBUILD_LOCK) $(MAKE) -C $(1) ARCH=x86_64 LLVM=1 -j$(JOBS)
 
 .PHONY: all deps kernel variants check-vmlinux checkpatch test test-patches \
