@@ -7,6 +7,11 @@
  * Its quiet case also makes two checks on wrapping types (wrap_u8 and
  * wrap_s32), which the kit's handlers count instead of reporting: the
  * count in /sys/module/ubsan/parameters/wrap_silenced must grow by two.
+ * And it truncates PTR_ERR() of a pointer into an int, which is counted in
+ * ptr_err_silenced: that count must grow (by one at least: other tasks may
+ * truncate PTR_ERR() values of their own meanwhile).  Its all-ones case
+ * stores -1 and ~0U into narrower unsigned types: all_ones_silenced must
+ * grow by two at least.
  */
 #include "kit.h"
 
@@ -19,15 +24,17 @@
 #include <unistd.h>
 
 #define MODULE_PATH "/lib/modules/test_ubsan.ko"
-#define WRAP_SILENCED "/sys/module/ubsan/parameters/wrap_silenced"
+#define PARAMS "/sys/module/ubsan/parameters/"
 
-/* -1 when the kernel has no such count (no kit handlers). */
-static long wrap_silenced(void)
+/* A count of silenced checks; -1 when the kernel has none (no kit handlers). */
+static long silenced(const char *name)
 {
-	char buf[32];
+	char buf[32], path[128];
 	long n = -1;
-	FILE *f = fopen(WRAP_SILENCED, "re");
+	FILE *f;
 
+	snprintf(path, sizeof(path), PARAMS "%s", name);
+	f = fopen(path, "re");
 	if (!f)
 		return -1;
 	if (fgets(buf, sizeof(buf), f))
@@ -36,46 +43,59 @@ static long wrap_silenced(void)
 	return n;
 }
 
-static void check_wrap_silenced(long before)
+/* The count must have grown by want, or by want at least if at_least. */
+static void check_silenced(const char *name, long before, long want,
+			   int at_least)
 {
-	long after = wrap_silenced();
+	long after = silenced(name), grew = after - before;
 
-	kit_diag("wrap_silenced: %ld before, %ld after", before, after);
+	kit_diag("%s: %ld before, %ld after", name, before, after);
 	if (before < 0 || after < 0) {
-		kit_result(KIT_SKIP, "wrap_silenced", "no %s", WRAP_SILENCED);
+		kit_result(KIT_SKIP, name, "no %s%s", PARAMS, name);
 		return;
 	}
-	kit_result(after - before == 2 ? KIT_PASS : KIT_FAIL, "wrap_silenced",
-		   "%ld checks on wrapping types silenced, expected 2",
-		   after - before);
+	kit_result(grew == want || (at_least && grew > want) ? KIT_PASS :
+							       KIT_FAIL,
+		   name, "%ld checks silenced, expected %s%ld", grew,
+		   at_least ? "at least " : "", want);
+}
+
+static void skip_counts(const char *why)
+{
+	kit_result(KIT_SKIP, "wrap_silenced", "%s", why);
+	kit_result(KIT_SKIP, "ptr_err_silenced", "%s", why);
+	kit_result(KIT_SKIP, "all_ones_silenced", "%s", why);
+	kit_result(KIT_SKIP, "unload", "%s", why);
 }
 
 int main(void)
 {
-	long before;
+	long wraps, ptr_errs, all_ones;
 	int fd;
 
-	kit_plan(3);
-	before = wrap_silenced();
+	kit_plan(5);
+	wraps = silenced("wrap_silenced");
+	ptr_errs = silenced("ptr_err_silenced");
+	all_ones = silenced("all_ones_silenced");
 	fd = open(MODULE_PATH, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		kit_diag("%s: %s", MODULE_PATH, strerror(errno));
 		kit_result(KIT_SKIP, "load", "test_ubsan.ko not in initramfs");
-		kit_result(KIT_SKIP, "wrap_silenced", "not loaded");
-		kit_result(KIT_SKIP, "unload", "not loaded");
+		skip_counts("not loaded");
 		return kit_exit_status();
 	}
 	if (syscall(SYS_finit_module, fd, "", 0)) {
 		kit_diag("finit_module(%s): %s", MODULE_PATH, strerror(errno));
 		kit_result(KIT_FAIL, "load", NULL);
-		kit_result(KIT_SKIP, "wrap_silenced", "not loaded");
-		kit_result(KIT_SKIP, "unload", "not loaded");
+		skip_counts("not loaded");
 		close(fd);
 		return kit_exit_status();
 	}
 	close(fd);
 	kit_result(KIT_PASS, "load", NULL);
-	check_wrap_silenced(before);
+	check_silenced("wrap_silenced", wraps, 2, 0);
+	check_silenced("ptr_err_silenced", ptr_errs, 1, 1);
+	check_silenced("all_ones_silenced", all_ones, 2, 1);
 	if (syscall(SYS_delete_module, "test_ubsan", O_NONBLOCK)) {
 		kit_diag("delete_module(test_ubsan): %s", strerror(errno));
 		kit_result(KIT_SKIP, "unload", "optional");

@@ -7,7 +7,9 @@
 # usage: verdict.sh BOOTDIR EXPECT
 #   EXPECT = fixed     the runner passed, no sanitizer site in kernel/events/,
 #                      no "new" site, test_ubsan reported every kind exactly
-#                      once and its marked wrap-around not at all
+#                      once, its marked wrap-around not at all, of its
+#                      PTR_ERR() truncations only the error code, and of its
+#                      all-ones stores only the -2
 #            caught    the runner finished, and the sanitizer reported an
 #                      implicit conversion in kernel/events/core.c
 # BOOTDIR holds verdict (from run-qemu.sh) and triage.tsv.
@@ -55,19 +57,23 @@ fixed)
 	fi
 	# test_ubsan's quiet case: marked wrap-around must not report, and the
 	# two checks on wrapping types must be counted.
-	quiet=$(sites_in lib/test_ubsan.c | awk -F'\t' '$4 ~ /^test_ubsan_wrap/')
+	quiet=$(sites_in lib/test_ubsan.c | awk -F'\t' '$4 ~ /^test_ubsan_wrap/ ||
+		($4 == "test_ubsan_ptr_err" && index($7, "of value -12 ") == 0) ||
+		($4 == "test_ubsan_all_ones" && index($7, "of value -2 ") == 0)')
 	if [ -z "$quiet" ]; then
-		good "test_ubsan: wrapping types, helpers and attribute stay quiet"
+		good "test_ubsan: wrapping types, helpers, attribute, PTR_ERR() of a pointer and all-ones stores stay quiet"
 	else
 		bad "test_ubsan: marked wrap-around reported:"
 		echo "$quiet" | awk -F'\t' '{ print "        " $3 " " $4 ": " $7 }'
 	fi
-	if grep -Eq '(^|\] ) *ok [0-9]+ wrap_silenced' "$dir/console.log"; then
-		good "test_ubsan: wrap_silenced counted both checks on wrapping types"
-	else
-		bad "test_ubsan: wrap_silenced: $(grep -Eo 'ok [0-9]+ wrap_silenced.*' \
-			"$dir/console.log" | head -1)"
-	fi
+	for count in wrap_silenced ptr_err_silenced all_ones_silenced; do
+		if grep -Eq "(^|\\] ) *ok [0-9]+ $count" "$dir/console.log"; then
+			good "test_ubsan: $count counted the silenced checks"
+		else
+			bad "test_ubsan: $count: $(grep -Eo "ok [0-9]+ $count.*" \
+				"$dir/console.log" | head -1)"
+		fi
+	done
 	# One line per test_ubsan case: kind, then a phrase of its detail.
 	# The "left overflow" shift case and the "enum" load case of 6.1's
 	# test_ubsan report nothing with Clang 19 (-fno-strict-overflow makes
@@ -92,6 +98,8 @@ implicit-conversion|signed truncation of value 74565
 implicit-conversion|sign change of value -1 
 implicit-conversion|truncation and sign change of value 200 
 implicit-conversion|(3-bit bit-field)
+implicit-conversion|of value -12 from type 'ptr_err_t'
+implicit-conversion|of value -2 from type 'int' to type 'u8'
 shift-out-of-bounds|is negative
 array-index-out-of-bounds|index 4
 array-index-out-of-bounds|index -1
