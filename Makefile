@@ -1,27 +1,69 @@
 # The kit's pipeline, one stage a folder, each stage's output a file that the
-# next stage reads:
+# next stage reads. BASE picks the kernel configuration it starts from; every
+# base has its own trees and outputs under $(BB) = $(B)/<base>:
 #
-#   patches/ + kconfig/ + sanitizer-ignorelist/  ->  $(B)/linux (patched tree, .config)
+#   patches/ + kconfig/ + sanitizer-ignorelist/  ->  $(BB)/linux (patched tree, .config)
 #   kernel build (Kbuild, Clang 19, LLVM=1)       ->  bzImage, vmlinux, test_ubsan.ko
-#   boot-tests/ (static init, perf workloads)     ->  $(B)/boot-tests/initramfs.cpio
-#   boot-tests/run-qemu.sh                        ->  $(B)/boots/NAME/console.log, verdict
-#   tools/ubsan-triage                            ->  $(B)/boots/NAME/triage.json
-#   report                                        ->  verdicts and figures on stdout
+#   boot-tests/ (static init, workload groups)    ->  $(BB)/boot-tests/initramfs.cpio
+#   boot-tests/run-qemu.sh                        ->  $(BB)/boots/NAME/console.log, verdict
+#   tools/ubsan-triage                            ->  $(BB)/boots/NAME/triage.json
+#   report, noise                                 ->  verdicts and figures on stdout
 #
-# `make` runs it all; `make test` is what CI runs. See README.md.
+# `make` runs it all; `make test` is what CI runs (BASE=tiny). See README.md.
 
 BUILD ?= build
 B := $(abspath $(BUILD))
 KIT := $(abspath .)
 TARBALL ?= /usr/src/linux-source-6.1.tar.xz
 PRISTINE := $(B)/src/linux-source-6.1
-TREE := $(B)/linux
 JOBS ?= $(shell nproc)
 LLVM_BIN ?= /usr/lib/llvm-19/bin
 # TRAP=1 builds the main kernel with CONFIG_UBSAN_TRAP.
 TRAP ?= 0
 # SANITIZERS=none builds the main kernel without the integer checks.
 SANITIZERS ?= integer
+
+# BASE: tiny (tinyconfig, the default), defconfig (x86_64_defconfig), or the
+# path of any x86_64 .config or .config.xz. The kit's fragments are merged
+# over it (kconfig/configure.sh, which fails with the list of options that
+# did not stick).
+BASE ?= tiny
+ifneq ($(filter tiny defconfig,$(BASE)),)
+BASE_ARG := $(BASE)
+BASE_NAME := $(BASE)
+BASE_FILE :=
+else
+ifeq ($(wildcard $(BASE)),)
+$(error BASE=$(BASE): no such file; BASE is tiny, defconfig, or the path of a kernel .config or .config.xz)
+endif
+BASE_ARG := $(abspath $(BASE))
+BASE_FILE := $(BASE_ARG)
+# build/<file name without .xz>, e.g. build/config.amd64_none_amd64
+BASE_NAME := $(shell printf '%s' '$(notdir $(BASE))' | sed 's/\.xz$$//; s/[^A-Za-z0-9._-]/_/g')
+endif
+BB := $(B)/$(BASE_NAME)
+TREE := $(BB)/linux
+
+# The guest and its workloads. tiny: one CPU, 512 MiB, no devices but the
+# serial port (-nodefaults), the kit's own workloads. Any other base: QEMU's
+# default PC devices (still no network backend), 2 CPUs, 2 GiB, and the
+# workloads nobody here wrote: stress-ng and the tree's kselftests.
+# WORKLOADS=DIR adds every executable in DIR as a workload of group "user".
+ifeq ($(BASE),tiny)
+QEMU_CPUS ?= 1
+QEMU_MEM ?= 512
+QEMU_DEVICES ?= none
+WORKLOAD_GROUPS ?= kit
+else
+QEMU_CPUS ?= 2
+QEMU_MEM ?= 2048
+QEMU_DEVICES ?= pc
+WORKLOAD_GROUPS ?= kit stress-ng kselftests
+endif
+WORKLOADS ?=
+# Kbuild targets. A distribution's config has thousands of modules: build the
+# kernel and the one module the guest loads.
+KBUILD_TARGETS ?= $(if $(BASE_FILE),bzImage lib/test_ubsan.ko,bzImage modules)
 
 export PATH := $(LLVM_BIN):$(PATH)
 SHELL := /bin/sh
@@ -35,7 +77,7 @@ KMAKE = mkdir -p $(B) && flock $(KBUILD_LOCK) $(MAKE) -C $(1) ARCH=x86_64 LLVM=1
 .PHONY: all deps kernel variants check-vmlinux checkpatch test test-patches \
 	clean distclean help initramfs boot boot-variants tools triage verdict \
 	report test-tools fuzz bench-triage bench bench-kernels \
-	check-ignorelist test-ignorelist fp-rate sparse
+	check-ignorelist test-ignorelist fp-rate noise sparse kselftests
 ## all             (default) build, boot, triage and report
 all: kernel boot report
 
@@ -46,7 +88,7 @@ help:
 DEB_PACKAGES := linux-source-6.1 clang-19 lld-19 llvm-19 libclang-rt-19-dev \
 	qemu-system-x86 sparse make gcc libc6-dev flex bison bc cpio kmod \
 	libelf-dev libssl-dev dwarves rsync xz-utils perl patch clang-format \
-	zlib1g-dev liblzma-dev
+	zlib1g-dev liblzma-dev stress-ng busybox-static libcap-dev
 deps: $(B)/.deps-stamp
 $(B)/.deps-stamp: Makefile
 	@missing=$$(for p in $(DEB_PACKAGES); do \
@@ -91,7 +133,9 @@ $(PRISTINE)/Makefile: | $(B)/.deps-stamp
 	[ "$$v" = 6.1.192 ] || echo "warning: the series was made for 6.1.192, not $$v"
 
 $(TREE)/Makefile: | $(PRISTINE)/Makefile
+	@$(KIT)/kconfig/configure.sh --check $(BASE_ARG)
 	@echo "  COPY    $(TREE)"
+	@mkdir -p $(BB)
 	@cp -a $(PRISTINE) $(TREE).tmp && mv $(TREE).tmp $(TREE)
 
 # Always checked (cheap), so that a hand-edited tree stops the build; it
@@ -111,8 +155,8 @@ $(IGNORELIST): $(IGNORELISTS) FORCE
 	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; echo "  LIST    $@"; fi
 
 # TRAP and SANITIZERS pick the fragments: a change of either reconfigures.
-$(B)/.flavor: FORCE
-	@mkdir -p $(B); echo "TRAP=$(TRAP) SANITIZERS=$(SANITIZERS)" >$@.tmp
+$(BB)/.flavor: FORCE
+	@mkdir -p $(BB); echo "TRAP=$(TRAP) SANITIZERS=$(SANITIZERS)" >$@.tmp
 	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
 
 $(B)/ignorelist.config: $(IGNORELIST)
@@ -122,9 +166,9 @@ $(B)/ignorelist.config: $(IGNORELIST)
 	if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
 
 $(TREE)/.kit-config-stamp: $(filter-out $(B)/ignorelist.config,$(FRAGMENTS)) \
-		$(KIT)/kconfig/configure.sh $(TREE)/.kit-patches/stamp $(B)/.flavor \
-		$(if $(filter integer,$(SANITIZERS)),$(B)/ignorelist.config)
-	@$(KIT)/kconfig/configure.sh $(TREE) $(FRAGMENTS)
+		$(KIT)/kconfig/configure.sh $(TREE)/.kit-patches/stamp $(BB)/.flavor \
+		$(if $(filter integer,$(SANITIZERS)),$(B)/ignorelist.config) $(BASE_FILE)
+	@$(KIT)/kconfig/configure.sh $(TREE) $(BASE_ARG) $(FRAGMENTS)
 	@touch $@
 
 # ---------------------------------------------------------------------------
@@ -134,7 +178,7 @@ $(TREE)/.kit-config-stamp: $(filter-out $(B)/ignorelist.config,$(FRAGMENTS)) \
 kernel: $(TREE)/.kit-config-stamp $(IGNORELIST)
 	@start=$$(date +%s); \
 	before=$$(stat -c %Y $(TREE)/vmlinux 2>/dev/null || echo 0); \
-	$(call KMAKE,$(TREE)) bzImage modules || exit 1; \
+	$(call KMAKE,$(TREE)) $(KBUILD_TARGETS) || exit 1; \
 	after=$$(stat -c %Y $(TREE)/vmlinux); \
 	if [ "$$before" = "$$after" ]; then echo "kernel: up to date ($$(( $$(date +%s) - start )) s)"; \
 	else echo "kernel: built $(TREE)/arch/x86/boot/bzImage in $$(( $$(date +%s) - start )) s"; fi
@@ -143,43 +187,77 @@ FORCE:
 
 ## variants        build the kernels with a perf bug re-introduced (incremental)
 REGRESSIONS := cve-2023-6931 perf-u16-2015
-VARIANT_IMAGES := $(foreach v,$(REGRESSIONS),$(B)/variants/$(v)/arch/x86/boot/bzImage)
+VARIANT_IMAGES := $(foreach v,$(REGRESSIONS),$(BB)/variants/$(v)/arch/x86/boot/bzImage)
 variants: $(VARIANT_IMAGES)
 
 # A variant is a copy of the main tree, objects included, with one more
 # patch: Kbuild then rebuilds only what that patch touches. The files that
 # the patch touches are kept out of the copy and managed by apply-series.sh.
-$(B)/variants/%/arch/x86/boot/bzImage: $(KIT)/patches/regressions/%.patch \
+$(BB)/variants/%/arch/x86/boot/bzImage: $(KIT)/patches/regressions/%.patch \
 		$(TREE)/vmlinux
 	@echo "  VARIANT $*"
-	@mkdir -p $(B)/variants/$*
-	@sed -n 's|^+++ b/\([^[:space:]]*\).*|/\1|p' $< >$(B)/variants/.$*.exclude
+	@mkdir -p $(BB)/variants/$*
+	@sed -n 's|^+++ b/\([^[:space:]]*\).*|/\1|p' $< >$(BB)/variants/.$*.exclude
 	@rsync -a --delete --exclude=/.kit-patches/ \
-		--exclude-from=$(B)/variants/.$*.exclude $(TREE)/ $(B)/variants/$*/
+		--exclude-from=$(BB)/variants/.$*.exclude $(TREE)/ $(BB)/variants/$*/
 	@# objtool is built with absolute paths; point them at the copy (keeping
 	@# mtimes), or objtool and then every object would be rebuilt.
-	@grep -rlIF '$(TREE)/' $(B)/variants/$*/tools/objtool | while read -r f; do \
-		sed "s|$(TREE)/|$(B)/variants/$*/|g" "$$f" >"$$f.tmp" && \
+	@grep -rlIF '$(TREE)/' $(BB)/variants/$*/tools/objtool | while read -r f; do \
+		sed "s|$(TREE)/|$(BB)/variants/$*/|g" "$$f" >"$$f.tmp" && \
 		touch -r "$$f" "$$f.tmp" && mv "$$f.tmp" "$$f"; done
 	@# The copy is the kit's, never edited by hand: its series files come
 	@# from the main tree, so the hand-edit manifest does not apply.
-	@rm -f $(B)/variants/$*/.kit-patches/manifest
+	@rm -f $(BB)/variants/$*/.kit-patches/manifest
 	@# rsync brought the main tree's objects of the files the patch touches:
 	@# make the sources newer so that Kbuild rebuilds them.
-	@sed "s|^|$(B)/variants/$*|" $(B)/variants/.$*.exclude | xargs -r touch
-	@$(KIT)/patches/apply-series.sh $(PRISTINE) $(B)/variants/$* $(SERIES) $<
-	@start=$$(date +%s); $(call KMAKE,$(B)/variants/$*) bzImage modules || exit 1; \
+	@sed "s|^|$(BB)/variants/$*|" $(BB)/variants/.$*.exclude | xargs -r touch
+	@$(KIT)/patches/apply-series.sh $(PRISTINE) $(BB)/variants/$* $(SERIES) $<
+	@start=$$(date +%s); $(call KMAKE,$(BB)/variants/$*) $(KBUILD_TARGETS) || exit 1; \
 	echo "variant $*: built in $$(( $$(date +%s) - start )) s"
 
 
 # ---------------------------------------------------------------------------
-# Stage 3: the guest (static init, perf workloads, test_ubsan.ko).
+# Stage 3: the guest: static init, test_ubsan.ko, and the workload groups
+# (boot-tests/Makefile): kit (the kit's programs, perf and its selftests),
+# kselftests, stress-ng, user (WORKLOADS=DIR).
 
-INITRAMFS := $(B)/boot-tests/initramfs.cpio
+INITRAMFS := $(BB)/boot-tests/initramfs.cpio
+GUEST_GROUPS := $(sort kit $(WORKLOAD_GROUPS))
+ifneq ($(filter-out kit kselftests stress-ng,$(GUEST_GROUPS)),)
+$(error WORKLOAD_GROUPS: unknown group(s) $(filter-out kit kselftests stress-ng,$(GUEST_GROUPS)); the groups are kit kselftests stress-ng, and WORKLOADS=DIR adds user)
+endif
+ifneq ($(WORKLOADS),)
+ifeq ($(wildcard $(WORKLOADS)/.),)
+$(error WORKLOADS=$(WORKLOADS): not a directory)
+endif
+endif
+STRESS_NG := /usr/bin/stress-ng
 ## initramfs       build the guest programs and pack the initramfs
-initramfs: kernel perf-tool
-	@$(MAKE) -s -C $(KIT)/boot-tests O=$(B)/boot-tests KMODS=$(TREE)/lib/test_ubsan.ko \
-		PERF=$(PERF_OUT)/perf PERF_SELFTESTS=$(PERF_SELFTESTS)
+initramfs: kernel perf-tool $(if $(filter kselftests,$(GUEST_GROUPS)),kselftests)
+	@$(MAKE) -s -C $(KIT)/boot-tests O=$(BB)/boot-tests KMODS=$(TREE)/lib/test_ubsan.ko \
+		PERF=$(PERF_OUT)/perf PERF_SELFTESTS=$(PERF_SELFTESTS) \
+		$(if $(filter stress-ng,$(GUEST_GROUPS)),STRESS_NG=$(STRESS_NG)) \
+		$(if $(filter kselftests,$(GUEST_GROUPS)),KSELFTESTS=$(KSELFTESTS_OUT)) \
+		$(if $(WORKLOADS),USER_WORKLOADS=$(abspath $(WORKLOADS)))
+
+# The tree's kselftests (boot-tests/build-kselftests.sh, kselftests.conf),
+# static, for every base: userspace programs of the same kernel version.
+# In 6.1 the mm tests are still called vm.
+KSELFTEST_TARGETS ?= timers futex vm exec proc seccomp sigaltstack size net
+KSELFTESTS_OUT := $(B)/kselftests
+.PHONY: kselftests
+## kselftests      build the tree's kselftests for the guest (static, gcc)
+kselftests: $(KSELFTESTS_OUT)/.built
+$(KSELFTESTS_OUT)/targets: FORCE
+	@mkdir -p $(@D); echo '$(KSELFTEST_TARGETS)' >$@.tmp
+	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
+$(KSELFTESTS_OUT)/.built: $(KSELFTESTS_OUT)/targets $(KIT)/boot-tests/build-kselftests.sh \
+		$(KIT)/boot-tests/kselftests.conf | $(PRISTINE)/Makefile $(B)/.deps-stamp
+	@start=$$(date +%s); \
+	sh $(KIT)/boot-tests/build-kselftests.sh $(PRISTINE) $(KIT)/boot-tests/kselftests.conf \
+		$(KSELFTESTS_OUT) $(KSELFTEST_TARGETS) || exit 1; \
+	echo "kselftests: built in $$(( $$(date +%s) - start )) s"
+	@touch $@
 
 # The real perf tool and the perf_events selftests, from the unpacked tree
 # (same version as the kernel), built with gcc: userspace, static, as the
@@ -222,23 +300,23 @@ $(PERF_SELFTESTS)/.built: | $(PRISTINE)/Makefile $(B)/.deps-stamp
 	@touch $@
 
 # ---------------------------------------------------------------------------
-# Stage 4: boots. Each writes $(B)/boots/NAME/{console.log,verdict,boot.txt}.
+# Stage 4: boots. Each writes $(BB)/boots/NAME/{console.log,verdict,boot.txt}.
 
-BOOT_TIMEOUT ?= 600
+BOOT_TIMEOUT ?= $(if $(filter tiny,$(BASE)),600,10800)
 ACCEL ?= auto
 RUN_QEMU = $(KIT)/boot-tests/run-qemu.sh -a $(ACCEL) -c $(B)/kvm-probe \
-	-t $(BOOT_TIMEOUT) -i $(INITRAMFS)
+	-t $(BOOT_TIMEOUT) -i $(INITRAMFS) -s $(QEMU_CPUS) -m $(QEMU_MEM) -D $(QEMU_DEVICES)
 REPRODUCERS := perf-cve-2023-6931,perf-u16-2015
 
 ## boot            boot the kit's kernel with every workload
 boot: initramfs
-	-@$(RUN_QEMU) -k $(TREE)/arch/x86/boot/bzImage -o $(B)/boots/fixed -n fixed
+	-@$(RUN_QEMU) -k $(TREE)/arch/x86/boot/bzImage -o $(BB)/boots/fixed -n fixed
 
 ## boot-variants   boot each perf-bug kernel with the two reproducers
 boot-variants: initramfs variants
 	-@for v in $(REGRESSIONS); do \
-		$(RUN_QEMU) -k $(B)/variants/$$v/arch/x86/boot/bzImage \
-			-o $(B)/boots/$$v -n $$v -w $(REPRODUCERS); \
+		$(RUN_QEMU) -k $(BB)/variants/$$v/arch/x86/boot/bzImage \
+			-o $(BB)/boots/$$v -n $$v -w $(REPRODUCERS); \
 	done
 
 # ---------------------------------------------------------------------------
@@ -252,29 +330,29 @@ tools: $(B)/.deps-stamp
 # triage.tsv for sh, triage.json for machines; "new" sites do not fail here.
 # Only the JSON carries source lines, so only it is symbolized.
 TRIAGE_BOOT = $(TRIAGE) --kit $(KIT) --tsv \
-		$(B)/boots/$(1)/console.log >$(B)/boots/$(1)/triage.tsv; \
+		$(BB)/boots/$(1)/console.log >$(BB)/boots/$(1)/triage.tsv; \
 	$(TRIAGE) --kit $(KIT) --vmlinux $(2)/vmlinux --json \
-		$(B)/boots/$(1)/console.log >$(B)/boots/$(1)/triage.json; true
+		$(BB)/boots/$(1)/console.log >$(BB)/boots/$(1)/triage.json; true
 
 ## triage          triage the fixed kernel's boot log
 triage: tools
 	@$(call TRIAGE_BOOT,fixed,$(TREE))
-	@$(TRIAGE) --kit $(KIT) $(B)/boots/fixed/console.log || true
-	@$(TRIAGE) --kit $(KIT) --fp-rate $(B)/boots/fixed/console.log || true
+	@$(TRIAGE) --kit $(KIT) $(BB)/boots/fixed/console.log || true
+	@$(TRIAGE) --kit $(KIT) --fp-rate $(BB)/boots/fixed/console.log || true
 
 ## verdict         check the expected results of every boot
 verdict: tools
 	@pass=0; fail=0; \
-	for b in fixed:$(TREE):fixed $(foreach v,$(REGRESSIONS),$(v):$(B)/variants/$(v):caught); do \
+	for b in fixed:$(TREE):fixed $(foreach v,$(REGRESSIONS),$(v):$(BB)/variants/$(v):caught); do \
 		name=$${b%%:*}; rest=$${b#*:}; tree=$${rest%%:*}; expect=$${rest#*:}; \
 		$(call TRIAGE_BOOT,$$name,$$tree); \
-		if $(KIT)/boot-tests/verdict.sh $(B)/boots/$$name $$expect; then pass=$$((pass + 1)); \
+		if $(KIT)/boot-tests/verdict.sh $(BB)/boots/$$name $$expect; then pass=$$((pass + 1)); \
 		else fail=$$((fail + 1)); fi; \
 	done; echo "verdicts: $$pass passed, $$fail failed"; [ $$fail -eq 0 ]
 
 ## report          the boot times and the triage of the fixed kernel
 report: triage
-	@for f in $(B)/boots/*/boot.txt; do \
+	@for f in $(BB)/boots/*/boot.txt; do \
 		echo "$$(basename $$(dirname $$f)): $$(tr '\n' ' ' <$$f)"; done
 
 ## check-vmlinux   count the calls to each integer sanitizer handler in vmlinux
@@ -282,10 +360,10 @@ HANDLERS := add_overflow sub_overflow mul_overflow negate_overflow implicit_conv
 check-vmlinux: kernel
 	@llvm-objdump -d --no-show-raw-insn $(TREE)/vmlinux | \
 		grep -oE '(call|jmp)q?[[:space:]]+(0x)?[0-9a-f]+ <__ubsan_handle_[a-z_0-9]+>' | \
-		sed 's/.*<\(.*\)>/\1/' | sort | uniq -c >$(B)/handler-calls.txt
-	@cat $(B)/handler-calls.txt
+		sed 's/.*<\(.*\)>/\1/' | sort | uniq -c >$(BB)/handler-calls.txt
+	@cat $(BB)/handler-calls.txt
 	@for h in $(HANDLERS); do \
-		grep -q "__ubsan_handle_$$h$$" $(B)/handler-calls.txt || \
+		grep -q "__ubsan_handle_$$h$$" $(BB)/handler-calls.txt || \
 		{ echo "check-vmlinux: no call to __ubsan_handle_$$h in vmlinux"; exit 1; }; \
 	done; echo "check-vmlinux: every integer handler is called from vmlinux"
 
@@ -307,7 +385,7 @@ checkpatch: | $(PRISTINE)/Makefile
 # is patched and configured like the main tree and built incrementally;
 # the main tree is never read or written. See bench/README.md.
 
-BENCH := $(B)/bench
+BENCH := $(BB)/bench
 BENCH_FLAVORS := none report trap none-trap
 BENCH_ROUNDS ?= 5
 # A trap kernel dies on the first check that fires, and sites fire while
@@ -351,7 +429,7 @@ $(BENCH)/%/.kit-config-stamp: $(KIT)/kconfig/guest.config $(KIT)/kconfig/ubsan.c
 		$(KIT)/kconfig/integer-sanitizers.config $(KIT)/kconfig/trap.config \
 		$(KIT)/kconfig/configure.sh $(BENCH)/%/.kit-patches/stamp \
 		$(BENCH)/ignorelist.config
-	@$(KIT)/kconfig/configure.sh $(BENCH)/$* $(call BENCH_FRAGMENTS,$*)
+	@$(KIT)/kconfig/configure.sh $(BENCH)/$* $(BASE_ARG) $(call BENCH_FRAGMENTS,$*)
 	@touch $@
 
 # Kbuild's output goes to times/FLAVOR.kbuild.log; a build into a tree with
@@ -359,7 +437,7 @@ $(BENCH)/%/.kit-config-stamp: $(KIT)/kconfig/guest.config $(KIT)/kconfig/ubsan.c
 $(BENCH)/%/.kit-built: $(BENCH)/%/.kit-config-stamp FORCE
 	@start=$$(date +%s); \
 	before=$$(stat -c %Y $(BENCH)/$*/vmlinux 2>/dev/null || echo 0); \
-	$(BENCH_KENV); $(call KMAKE,$(BENCH)/$*) bzImage modules \
+	$(BENCH_KENV); $(call KMAKE,$(BENCH)/$*) $(KBUILD_TARGETS) \
 		>$(BENCH)/times/$*.kbuild.log 2>&1 || \
 		{ tail -30 $(BENCH)/times/$*.kbuild.log; exit 1; }; \
 	end=$$(date +%s); after=$$(stat -c %Y $(BENCH)/$*/vmlinux); \
@@ -394,7 +472,7 @@ bench: $(BENCH_TREES) tools
 	@# boot the reproducers and triage. Only the touched file and the link
 	@# are redone (the content, hence the image, stays the same).
 	@t0=$$(date +%s%3N); touch $(BENCH)/report/kernel/events/core.c; \
-	$(BENCH_KENV); $(call KMAKE,$(BENCH)/report) bzImage modules \
+	$(BENCH_KENV); $(call KMAKE,$(BENCH)/report) $(KBUILD_TARGETS) \
 		>$(BENCH)/times/ttv.kbuild.log 2>&1 || { tail -30 $(BENCH)/times/ttv.kbuild.log; exit 1; }; \
 	t1=$$(date +%s%3N); \
 	$(KIT)/boot-tests/run-qemu.sh -a $(ACCEL) -c $(B)/kvm-probe -t $(BOOT_TIMEOUT) \
@@ -424,35 +502,43 @@ check-ignorelist: | $(TREE)/.kit-patches/stamp
 test-ignorelist: | $(TREE)/.kit-patches/stamp
 	@sh $(KIT)/sanitizer-ignorelist/test-check-ignorelist.sh $(TREE)
 
-# The baseline of fp-rate: the same configuration without the ignorelist and
-# without the triage patches (those below the "--- triage:" line of the
-# series), built in $(FP_BASE)/linux from a copy of the unpacked tarball.
-FP_BASE := $(B)/fp-baseline
-$(FP_BASE)/linux/vmlinux: $(SERIES) $(SERIES_PATCHES) $(FRAGMENTS) \
+# The raw kernel of make noise: the same base and configuration without the
+# ignorelist and without the triage patches (those below the "--- triage:"
+# line of the series), built in $(RAW)/linux from a copy of the unpacked
+# tarball: what a user of the integer checks gets without the kit's triage.
+RAW := $(BB)/raw
+$(RAW)/linux/vmlinux: $(SERIES) $(SERIES_PATCHES) $(FRAGMENTS) $(BASE_FILE) \
 		$(KIT)/patches/apply-series.sh | $(PRISTINE)/Makefile
-	@mkdir -p $(FP_BASE)/patches
-	@ln -sf $(SERIES_PATCHES) $(FP_BASE)/patches/
-	@sed '/^# --- triage:/,$$d' $(SERIES) >$(FP_BASE)/patches/series
-	@echo 'CONFIG_UBSAN_INTEGER_IGNORELIST=""' >$(FP_BASE)/no-ignorelist.config
-	@[ -f $(FP_BASE)/linux/Makefile ] || { echo "  COPY    $(FP_BASE)/linux"; \
-		cp -a $(PRISTINE) $(FP_BASE)/linux.tmp && mv $(FP_BASE)/linux.tmp $(FP_BASE)/linux; }
-	@$(KIT)/patches/apply-series.sh $(PRISTINE) $(FP_BASE)/linux $(FP_BASE)/patches/series \
-		>$(FP_BASE)/series.log || { cat $(FP_BASE)/series.log; exit 1; }
-	@$(KIT)/kconfig/configure.sh $(FP_BASE)/linux $(filter-out $(B)/ignorelist.config,$(FRAGMENTS)) \
-		$(FP_BASE)/no-ignorelist.config
-	@start=$$(date +%s); $(call KMAKE,$(FP_BASE)/linux) bzImage || exit 1; \
-	touch $@; echo "fp-baseline: built in $$(( $$(date +%s) - start )) s"
+	@$(KIT)/kconfig/configure.sh --check $(BASE_ARG)
+	@mkdir -p $(RAW)/patches
+	@ln -sf $(SERIES_PATCHES) $(RAW)/patches/
+	@sed '/^# --- triage:/,$$d' $(SERIES) >$(RAW)/patches/series
+	@echo 'CONFIG_UBSAN_INTEGER_IGNORELIST=""' >$(RAW)/no-ignorelist.config
+	@[ -f $(RAW)/linux/Makefile ] || { echo "  COPY    $(RAW)/linux"; \
+		cp -a $(PRISTINE) $(RAW)/linux.tmp && mv $(RAW)/linux.tmp $(RAW)/linux; }
+	@$(KIT)/patches/apply-series.sh $(PRISTINE) $(RAW)/linux $(RAW)/patches/series \
+		>$(RAW)/series.log || { cat $(RAW)/series.log; exit 1; }
+	@$(KIT)/kconfig/configure.sh $(RAW)/linux $(BASE_ARG) $(filter-out $(B)/ignorelist.config,$(FRAGMENTS)) \
+		$(RAW)/no-ignorelist.config
+	@start=$$(date +%s); $(call KMAKE,$(RAW)/linux) bzImage || exit 1; \
+	touch $@; echo "raw kernel: built in $$(( $$(date +%s) - start )) s"
 
-## fp-rate         sites and false-positive rate without and with the kit, checks kept
-fp-rate: tools boot boot-variants $(FP_BASE)/linux/vmlinux
-	@w=$$(ls $(B)/boot-tests/root/bin | grep -vx test-ubsan | paste -sd, -); \
-	$(RUN_QEMU) -k $(FP_BASE)/linux/arch/x86/boot/bzImage -o $(B)/boots/fp-baseline \
-		-n fp-baseline -w "$$w" || true
-	@$(call TRIAGE_BOOT,fp-baseline,$(FP_BASE)/linux)
-	@$(foreach v,$(REGRESSIONS),$(call TRIAGE_BOOT,$(v),$(B)/variants/$(v));)
-	@sh $(KIT)/annotations/fp-rate.sh $(TRIAGE) $(KIT) $(B)/boots/fp-baseline \
-		$(B)/boots/fixed $(FP_BASE)/linux/vmlinux $(TREE)/vmlinux \
-		$(addprefix $(B)/boots/,$(REGRESSIONS)) | tee $(B)/fp-rate.txt
+## noise           sites raw (no ignorelist, no triage patches) against the kit, per class,
+##                 group and idiom; checks kept; both perf bugs caught (for BASE)
+noise: tools boot boot-variants $(RAW)/linux/vmlinux
+	@w=$$(awk '$$1 != "test-ubsan" { print $$1 }' $(BB)/boot-tests/workloads.list | paste -sd, -); \
+	$(RUN_QEMU) -k $(RAW)/linux/arch/x86/boot/bzImage -o $(BB)/boots/raw \
+		-n raw -w "$$w" || true
+	@$(call TRIAGE_BOOT,raw,$(RAW)/linux)
+	@$(call TRIAGE_BOOT,fixed,$(TREE))
+	@$(foreach v,$(REGRESSIONS),$(call TRIAGE_BOOT,$(v),$(BB)/variants/$(v));)
+	@sh $(KIT)/annotations/noise.sh $(TRIAGE) $(KIT) $(BASE_NAME) $(BB)/boots/raw \
+		$(BB)/boots/fixed $(RAW)/linux/vmlinux $(TREE)/vmlinux \
+		$(addprefix $(BB)/boots/,$(REGRESSIONS)) | tee $(BB)/noise.txt
+
+## fp-rate         make noise on the tiny base
+fp-rate:
+	@$(MAKE) -s noise BASE=tiny
 
 ## sparse          sparse (C=2) on every file the patches touch: no new warning
 sparse: kernel
@@ -500,7 +586,7 @@ test: deps test-patches checkpatch kernel check-vmlinux check-ignorelist \
 # every reproducer on the tree without any regression patch.
 
 .PHONY: detect
-DETECT := $(B)/detect
+DETECT := $(BB)/detect
 DETECT_TREE := $(DETECT)/linux
 DETECT_CORPUS := $(KIT)/patches/regressions/corpus.tsv
 DETECT_BUGS := $(shell awk -F'\t' 'NR > 1 && $$1 !~ /^\#/ { print $$1 }' $(DETECT_CORPUS))
@@ -536,7 +622,7 @@ detect: $(B)/.deps-stamp tools $(IGNORELIST) $(B)/ignorelist.config | $(DETECT_T
 	start=$$(date +%s); mkdir -p $(DETECT)/boots; : >$(DETECT)/times.tsv; \
 	$(KIT)/patches/apply-series.sh $(PRISTINE) $(DETECT_TREE) $(SERIES) \
 		>$(DETECT)/series.log || { cat $(DETECT)/series.log; exit 1; }; \
-	$(KIT)/kconfig/configure.sh $(DETECT_TREE) $(DETECT_FRAGMENTS) || exit 1; \
+	$(KIT)/kconfig/configure.sh $(DETECT_TREE) $(BASE_ARG) $(DETECT_FRAGMENTS) || exit 1; \
 	$(call DETECT_BUILD,control); \
 	$(MAKE) -s -C $(KIT)/boot-tests O=$(DETECT)/boot-tests KMODS= \
 		WORKLOADS='$(DETECT_WORKLOADS)' || exit 1; \
@@ -561,7 +647,7 @@ detect: $(B)/.deps-stamp tools $(IGNORELIST) $(B)/ignorelist.config | $(DETECT_T
 
 ## clean           remove the build directory's kernels and logs (keeps the unpacked tarball)
 clean:
-	rm -rf $(TREE) $(B)/variants $(B)/boots $(B)/boot-tests $(B)/tools
+	rm -rf $(TREE) $(BB)/variants $(BB)/boots $(BB)/boot-tests $(B)/tools
 
 distclean:
 	rm -rf $(B)

@@ -5,9 +5,14 @@
  * its lines are ordered with the kernel's own reports on the console.
  *
  * Kernel command line:
- *   kit.workloads=a,b,c   run these (default or "all": every file in /bin,
- *                         sorted; "none": no workload)
+ *   kit.workloads=a,b,c   run these (default or "all": those listed in
+ *                         /etc/kit/workloads, in its order, or without it
+ *                         every file in /bin, sorted; "none": no workload)
  *   kit.timeout=N         seconds per workload (default 180)
+ *
+ * /etc/kit/workloads has a line "NAME [TIMEOUT_S]" per workload; a timeout
+ * there (for workloads that are lists of commands: stress-ng, kselftests)
+ * replaces kit.timeout for that workload.
  *
  * At the end it powers the VM off through QEMU's isa-debug-exit device
  * (iobase 0xf4), falling back to reboot(2) for QEMU's -no-reboot.
@@ -22,9 +27,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <net/if.h>
 #include <sys/io.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/reboot.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -33,7 +41,8 @@
 #include "cmdline.h"
 
 #define DEFAULT_TIMEOUT_S 180
-#define MAX_WORKLOADS 64
+#define MAX_WORKLOADS 256
+#define WORKLOAD_LIST "/etc/kit/workloads"
 #define KMSG_LINE_MAX 900 /* the kernel truncates records near 1 KiB */
 #define DEBUG_EXIT_PORT 0xf4
 #define DEBUG_EXIT_PASS 0x20 /* QEMU exits with (0x20 << 1) | 1 = 65 */
@@ -88,12 +97,16 @@ static long now_ms(void)
 
 static void setup_fs(void)
 {
+	/* the last two for workloads that need them, where the kernel has them */
 	static const struct {
 		const char *src, *dir, *type;
+		int optional;
 	} mnt[] = {
-		{ "proc", "/proc", "proc" },
-		{ "sysfs", "/sys", "sysfs" },
-		{ "devtmpfs", "/dev", "devtmpfs" },
+		{ "proc", "/proc", "proc", 0 },
+		{ "sysfs", "/sys", "sysfs", 0 },
+		{ "devtmpfs", "/dev", "devtmpfs", 0 },
+		{ "tmpfs", "/dev/shm", "tmpfs", 1 },
+		{ "devpts", "/dev/pts", "devpts", 1 },
 	};
 	unsigned int i;
 	int fd;
@@ -101,9 +114,14 @@ static void setup_fs(void)
 	for (i = 0; i < sizeof(mnt) / sizeof(mnt[0]); i++) {
 		mkdir(mnt[i].dir, 0755);
 		if (mount(mnt[i].src, mnt[i].dir, mnt[i].type, 0, NULL) &&
-		    errno != EBUSY)
+		    errno != EBUSY && !mnt[i].optional)
 			fprintf(stderr, "init: mount %s: %m\n", mnt[i].dir);
 	}
+	/* what udev would make: tests open /dev/fd/N and /dev/stdin */
+	symlink("/proc/self/fd", "/dev/fd");
+	symlink("/proc/self/fd/0", "/dev/stdin");
+	symlink("/proc/self/fd/1", "/dev/stdout");
+	symlink("/proc/self/fd/2", "/dev/stderr");
 	fd = open("/dev/console", O_RDWR | O_NOCTTY);
 	if (fd >= 0) {
 		dup2(fd, 0);
@@ -128,33 +146,91 @@ static void setup_fs(void)
 	}
 }
 
+/* The loopback interface up, as any system brings it up: network tests use it. */
+static void loopback_up(void)
+{
+	struct ifreq ifr = { .ifr_name = "lo" };
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+	if (fd < 0)
+		return; /* no networking in this kernel */
+	if (!ioctl(fd, SIOCGIFFLAGS, &ifr)) {
+		ifr.ifr_flags |= IFF_UP;
+		if (ioctl(fd, SIOCSIFFLAGS, &ifr))
+			fprintf(stderr, "init: lo up: %m\n");
+	}
+	close(fd);
+}
+
 static int filter_bin(const struct dirent *d)
 {
 	return d->d_name[0] != '.';
 }
 
-static int list_workloads(char **names)
+struct workload {
+	char name[128];
+	int timeout_s; /* 0: kit.timeout */
+};
+
+/* /etc/kit/workloads, if the image has it; the number of lines read. */
+static int read_list(struct workload *list)
 {
-	static char spec[1024];
+	char line[256];
+	int n = 0;
+	FILE *f = fopen(WORKLOAD_LIST, "re");
+
+	if (!f)
+		return 0;
+	while (n < MAX_WORKLOADS && fgets(line, sizeof(line), f)) {
+		list[n].timeout_s = 0;
+		if (sscanf(line, "%127s %d", list[n].name,
+			   &list[n].timeout_s) >= 1 &&
+		    list[n].name[0] != '#')
+			n++;
+	}
+	fclose(f);
+	return n;
+}
+
+static int list_workloads(char **names, int *timeouts)
+{
+	static struct workload list[MAX_WORKLOADS];
+	static char spec[4096];
+	int i, j, nlist = read_list(list), n = 0;
 	struct dirent **ents;
 	char *tok, *save;
-	int i, n = 0;
 
 	if (!cmdline_get("kit.workloads", spec, sizeof(spec)) ||
 	    !strcmp(spec, "all")) {
-		int nents = scandir("/bin", &ents, filter_bin, alphasort);
+		int nents;
+
+		for (i = 0; i < nlist; i++) {
+			names[n] = list[i].name;
+			timeouts[n++] = list[i].timeout_s;
+		}
+		if (nlist)
+			return n;
+		nents = scandir("/bin", &ents, filter_bin, alphasort);
 
 		for (i = 0; i < nents; i++) {
-			if (n < MAX_WORKLOADS)
+			if (n < MAX_WORKLOADS) {
+				timeouts[n] = 0;
 				names[n++] = ents[i]->d_name;
+			}
 		}
 		return n;
 	}
 	if (!strcmp(spec, "none"))
 		return 0;
 	for (tok = strtok_r(spec, ",", &save); tok && n < MAX_WORKLOADS;
-	     tok = strtok_r(NULL, ",", &save))
+	     tok = strtok_r(NULL, ",", &save)) {
+		timeouts[n] = 0;
+		for (j = 0; j < nlist; j++) {
+			if (!strcmp(list[j].name, tok))
+				timeouts[n] = list[j].timeout_s;
+		}
 		names[n++] = tok;
+	}
 	return n;
 }
 
@@ -308,14 +384,16 @@ int main(void)
 	int i, n, timeout_s = DEFAULT_TIMEOUT_S, status;
 	int npass = 0, nfail = 0, nskip = 0;
 	char *names[MAX_WORKLOADS];
+	int timeouts[MAX_WORKLOADS];
 	char val[32];
 	enum outcome res;
 	long t0, ms;
 
 	setup_fs();
+	loopback_up();
 	if (cmdline_get("kit.timeout", val, sizeof(val)) && atoi(val) > 0)
 		timeout_s = atoi(val);
-	n = list_workloads(names);
+	n = list_workloads(names, timeouts);
 
 	out("KTAP version 1");
 	out("1..%d", n);
@@ -323,7 +401,8 @@ int main(void)
 	for (i = 0; i < n; i++) {
 		out("kit: workload begin %s", names[i]);
 		t0 = now_ms();
-		res = run_one(names[i], timeout_s, &status);
+		res = run_one(names[i], timeouts[i] > 0 ? timeouts[i] : timeout_s,
+			      &status);
 		ms = now_ms() - t0;
 		out("kit: workload end %s status=%d time_ms=%ld", names[i],
 		    status, ms);

@@ -6,19 +6,26 @@
 # or inode numbers from the host (cpio --reproducible).
 #
 # usage: mkinitramfs.sh -o OUT.cpio -s STAGING -i INIT [-m "MODULES"]
-#                       [-f SRC:DEST]... [-l LINK:TARGET]... BIN...
+#                       [-f SRC:DEST]... [-d SRC:DEST]... [-r DIR:DEST]...
+#                       [-l LINK:TARGET]... [-B BUSYBOX] [-W LIST] BIN...
 #
 # Layout: /init, /bin/<BIN>, /lib/modules/<MODULE>, /dev/console, and empty
 # /proc, /sys, /tmp for init's mounts. -f copies a file to DEST (an absolute
 # path in the image; mode 755 if SRC is executable, else 644), -l makes the
 # symlink LINK pointing to TARGET, which must be relative (the script
 # follows the links in /bin on the host), e.g. /bin/NAME:../usr/libexec/PROG.
+# -d copies a program like -f, and, if it is dynamically linked, its shared
+# libraries (as ldd resolves them on the host) and the dynamic loader, at
+# the paths ldd names. -r copies a directory tree to DEST. -B installs a
+# static busybox as /bin/busybox and /bin/sh, with a link in /usr/bin for
+# each applet that no other file of the image provides. -W copies LIST, the
+# workloads in their order, to /etc/kit/workloads (see init.c).
 set -eu
 
-out='' stage='' init='' mods='' files='' links=''
+out='' stage='' init='' mods='' files='' links='' progs='' dirs='' busybox='' list=''
 nl='
 '
-while getopts o:s:i:m:f:l: opt; do
+while getopts o:s:i:m:f:l:d:r:B:W: opt; do
 	case $opt in
 	o) out=$OPTARG ;;
 	s) stage=$OPTARG ;;
@@ -26,8 +33,13 @@ while getopts o:s:i:m:f:l: opt; do
 	m) mods=$OPTARG ;;
 	f) files=$files$OPTARG$nl ;;
 	l) links=$links$OPTARG$nl ;;
+	d) progs=$progs$OPTARG$nl ;;
+	r) dirs=$dirs$OPTARG$nl ;;
+	B) busybox=$OPTARG ;;
+	W) list=$OPTARG ;;
 	*) echo "usage: $0 -o OUT -s STAGING -i INIT [-m MODULES] [-f SRC:DEST]..." \
-		"[-l LINK:TARGET]... BIN..." >&2
+		"[-d SRC:DEST]... [-r DIR:DEST]... [-l LINK:TARGET]... [-B BUSYBOX]" \
+		"[-W LIST] BIN..." >&2
 	   exit 2 ;;
 	esac
 done
@@ -56,10 +68,39 @@ printf '%s' "$files" | while IFS=: read -r src dest; do
 	mkdir -p "$stage${dest%/*}"
 	cp "$src" "$stage$dest" || exit 1
 done
+# a program and what the dynamic loader would load for it
+printf '%s' "$progs" | while IFS=: read -r src dest; do
+	mkdir -p "$stage${dest%/*}"
+	cp "$src" "$stage$dest" || exit 1
+	ldd "$src" 2>/dev/null | sed -n 's/.*=> \(\/[^ ]*\) .*/\1/p; s/^[[:space:]]*\(\/[^ ]*\) (.*/\1/p' |
+		while read -r lib; do
+			[ -e "$stage$lib" ] && continue
+			mkdir -p "$stage${lib%/*}"
+			cp -L "$lib" "$stage$lib" || exit 1
+		done
+done
+printf '%s' "$dirs" | while IFS=: read -r src dest; do
+	mkdir -p "$stage$dest"
+	cp -a "$src/." "$stage$dest/" || exit 1
+done
+if [ -n "$list" ]; then
+	mkdir -p "$stage/etc/kit"
+	cp "$list" "$stage/etc/kit/workloads"
+fi
 printf '%s' "$links" | while IFS=: read -r link target; do
 	mkdir -p "$stage${link%/*}"
 	ln -s "$target" "$stage$link" || exit 1
 done
+if [ -n "$busybox" ]; then
+	mkdir -p "$stage/usr/bin"
+	cp "$busybox" "$stage/bin/busybox"
+	[ -e "$stage/bin/sh" ] || ln -s busybox "$stage/bin/sh"
+	"$busybox" --list | while read -r applet; do
+		[ -e "$stage/bin/$applet" ] || [ -e "$stage/usr/bin/$applet" ] ||
+			[ -e "$stage/sbin/$applet" ] || [ -e "$stage/usr/sbin/$applet" ] ||
+			ln -s ../../bin/busybox "$stage/usr/bin/$applet"
+	done
+fi
 # The kernel's built-in initramfs usually has /dev/console already; ours
 # makes sure init has a console even when it does not.
 mknod -m 600 "$stage/dev/console" c 5 1
@@ -67,7 +108,10 @@ mknod -m 600 "$stage/dev/console" c 5 1
 find "$stage" -type d -exec chmod 755 {} +
 find "$stage" -type f ! -perm -u=x -exec chmod 644 {} +
 find "$stage" -type f -perm -u=x -exec chmod 755 {} +
-chmod 755 "$stage/init" "$stage"/bin/*
+chmod 755 "$stage/init"
+for b in "$@"; do
+	chmod 755 "$stage/bin/${b##*/}"
+done
 find "$stage" -exec touch -h -d @0 {} +
 
 tmp=$out.tmp

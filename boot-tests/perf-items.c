@@ -36,13 +36,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "capture.h"
+
 #define PERF "/usr/bin/perf"
 #define SELFTEST_DIR "/usr/libexec/kit/perf_events"
 #define SELFTEST_PREFIX "kselftest-perf_events-"
 #define PMU_DIR "/sys/bus/event_source/devices/cpu"
-#define STEP_TIMEOUT_S 120
-#define MAX_SHOWN_LINES 150
-#define CAPTURE_MAX (1 << 20)
 #define MAX_ARGS 24
 #define MAX_TESTS 256
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -50,21 +49,6 @@
 /* Events counted around the benchmarks: software events only. */
 #define SW_EVENTS \
 	"task-clock,cpu-clock,context-switches,cpu-migrations,page-faults"
-
-struct capture {
-	char *buf; /* everything the command printed, up to CAPTURE_MAX */
-	size_t len;
-	int status; /* exit status, 128 + signal if killed */
-	int timed_out;
-	long ms;
-	int shown; /* lines passed on as diagnostics */
-	int quiet; /* pass nothing on */
-	int tail; /* pass on only the last lines, this many, at the end */
-	pid_t pid; /* of the command, while it runs */
-	/* called for each line instead of printing it as a diagnostic */
-	void (*on_line)(char *line, void *ctx);
-	void *ctx;
-};
 
 struct step {
 	const char *name;
@@ -83,26 +67,6 @@ struct item {
 };
 
 static int nr_pass, nr_fail, nr_skip, nr_xfail, nr_results;
-
-static long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000;
-}
-
-static void diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void diag(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("# ", stdout);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-}
 
 enum res { RES_PASS, RES_FAIL, RES_SKIP, RES_XFAIL };
 
@@ -143,161 +107,11 @@ static int exit_status(void)
 	return 0;
 }
 
-static void capture_line(struct capture *c, char *line)
-{
-	if (c->on_line) {
-		c->on_line(line, c->ctx);
-		return;
-	}
-	if (c->quiet || c->tail)
-		return;
-	if (c->shown < MAX_SHOWN_LINES)
-		diag("%s", line);
-	else if (c->shown == MAX_SHOWN_LINES)
-		diag("(more output not shown)");
-	c->shown++;
-}
-
-/* Append what was read and pass complete lines on; the rest stays. */
-static void capture_data(struct capture *c, size_t *start)
-{
-	char *nl;
-
-	while ((nl = memchr(c->buf + *start, '\n', c->len - *start))) {
-		*nl = '\0';
-		capture_line(c, c->buf + *start);
-		*nl = '\n';
-		*start = nl + 1 - c->buf;
-	}
-}
-
-/* Pass on the last c->tail lines of the output. */
-static void show_tail(const struct capture *c)
-{
-	const char *p = c->buf + c->len, *eol;
-	int n = 0;
-
-	if (p > c->buf && p[-1] == '\n')
-		p--;
-	while (p > c->buf && n < c->tail) {
-		if (*--p == '\n')
-			n++;
-	}
-	if (*p == '\n')
-		p++;
-	for (; *p; p = eol + !!*eol) {
-		eol = strchrnul(p, '\n');
-		diag("%.*s", (int)(eol - p), p);
-	}
-}
-
-/*
- * Run argv with stdout and stderr on one pipe, in /tmp, in its own process
- * group, and capture its output. The group is killed after STEP_TIMEOUT_S,
- * and what is left of it once the command has exited.
- */
-static void run(const char *const argv[], struct capture *c)
-{
-	static char *const envp[] = { "PATH=/usr/bin:/bin", "HOME=/tmp",
-				      "PAGER=cat", NULL };
-	long t0 = now_ms(), deadline = t0 + STEP_TIMEOUT_S * 1000L, grace = 0;
-	size_t start = 0;
-	int p[2], wst = 0, eof = 0;
-	char chunk[4096];
-	pid_t pid, r = 0;
-
-	fflush(stdout);
-	c->len = 0;
-	c->timed_out = 0;
-	c->shown = 0;
-	if (!c->buf)
-		c->buf = malloc(CAPTURE_MAX + 1);
-	if (!c->buf || pipe2(p, O_CLOEXEC)) {
-		diag("%s: %s", argv[0], strerror(errno));
-		c->status = 127;
-		return;
-	}
-	c->buf[0] = '\0';
-	pid = fork();
-	c->pid = pid;
-	if (pid == 0) {
-		setpgid(0, 0);
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		dup2(p[1], 1);
-		dup2(p[1], 2);
-		if (chdir("/tmp"))
-			dprintf(2, "chdir /tmp: %s\n", strerror(errno));
-		execve(argv[0], (char *const *)argv, envp);
-		dprintf(2, "exec %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	close(p[1]);
-	if (pid < 0) {
-		diag("fork: %s", strerror(errno));
-		close(p[0]);
-		c->status = 127;
-		return;
-	}
-	fcntl(p[0], F_SETFL, O_NONBLOCK);
-	while (!eof) {
-		struct pollfd pfd = { .fd = p[0], .events = POLLIN };
-		ssize_t n;
-
-		poll(&pfd, 1, 50);
-		while ((n = read(p[0], chunk, sizeof(chunk))) > 0) {
-			if ((size_t)n > CAPTURE_MAX - c->len)
-				n = CAPTURE_MAX - c->len; /* keep the head */
-			memcpy(c->buf + c->len, chunk, n);
-			c->len += n;
-			capture_data(c, &start);
-		}
-		eof = n == 0;
-		if (r == 0) {
-			r = waitpid(pid, &wst, WNOHANG);
-			if (r == 0 && !c->timed_out && now_ms() > deadline) {
-				kill(-pid, SIGKILL);
-				c->timed_out = 1;
-			} else if (r != 0) {
-				/* leftovers would hold the pipe open */
-				kill(-pid, SIGKILL);
-				grace = now_ms() + 1000;
-			}
-		} else if (now_ms() > grace) {
-			break;
-		}
-	}
-	close(p[0]);
-	/* it closed its output but runs on: wait for it, up to the deadline */
-	while (r == 0) {
-		r = waitpid(pid, &wst, WNOHANG);
-		if (r == 0 && now_ms() > deadline) {
-			kill(-pid, SIGKILL);
-			c->timed_out = 1;
-			r = waitpid(pid, &wst, 0);
-		} else if (r == 0) {
-			poll(NULL, 0, 50);
-		}
-	}
-	kill(-pid, SIGKILL); /* what is left of its process group */
-	if (c->len > start) {
-		c->buf[c->len] = '\0';
-		capture_line(c, c->buf + start);
-	}
-	c->buf[c->len] = '\0';
-	if (c->tail)
-		show_tail(c);
-	if (WIFSIGNALED(wst))
-		c->status = 128 + WTERMSIG(wst);
-	else
-		c->status = WEXITSTATUS(wst);
-	c->ms = now_ms() - t0;
-}
-
 static int check_exit(const struct step *s, const struct capture *c, char *why,
 		      size_t n)
 {
 	if (c->timed_out)
-		snprintf(why, n, "timed out after %d s", STEP_TIMEOUT_S);
+		snprintf(why, n, "timed out after %d s", CAPTURE_TIMEOUT_S);
 	else if (c->status)
 		snprintf(why, n, "exit status %d", c->status);
 	else
@@ -464,7 +278,7 @@ static int run_item(const struct item *it)
 			len += snprintf(cmd + len, sizeof(cmd) - len, "%s%s",
 					a == s->argv ? "" : " ", *a);
 		diag("$ %s", cmd);
-		run(s->argv, &c);
+		capture_run(s->argv, &c);
 		if (check(s, &c, why, sizeof(why))) {
 			diag("%s: %s", s->name, why);
 			result(RES_FAIL, s->name, c.ms, NULL);
@@ -591,7 +405,7 @@ static int run_perf_test(void)
 	unsigned int k;
 	int i, n;
 
-	run(list, &c);
+	capture_run(list, &c);
 	n = parse_test_list(c.buf, t, MAX_TESTS);
 	printf("KTAP version 1\n1..%d\n", n ? n : 1);
 	diag("perf test: %d cases; those that need what the guest lacks are skipped without running",
@@ -624,7 +438,7 @@ static int run_perf_test(void)
 			result(RES_SKIP, name, 0, env);
 			continue;
 		}
-		run(argv, &c);
+		capture_run(argv, &c);
 		ms = c.ms;
 		r = perf_test_verdict(&c, reason, sizeof(reason));
 		if (r == RES_FAIL || (r == RES_SKIP && !strchr(reason, ':'))) {
@@ -633,7 +447,7 @@ static int run_perf_test(void)
 			     t[i].nr, c.status,
 			     c.timed_out ? ", timed out" : "", t[i].nr);
 			c.tail = r == RES_FAIL ? 40 : 6;
-			run(vargv, &c);
+			capture_run(vargv, &c);
 			c.tail = 0;
 			if (r == RES_SKIP)
 				perf_test_why(&c, reason, sizeof(reason));
@@ -820,7 +634,7 @@ static int run_selftest(const char *prog)
 	snprintf(path, sizeof(path), "%s/%s", SELFTEST_DIR, prog);
 	diag("%s: tools/testing/selftests/perf_events/%s, %s PMU", path, prog,
 	     k.has_pmu ? "with a" : "no");
-	run(argv, &c);
+	capture_run(argv, &c);
 	free(c.buf);
 	if (k.rewritten)
 		diag("%d failed case(s) counted as XFAIL: no PMU", k.rewritten);

@@ -5,24 +5,30 @@
 #
 # usage: run-qemu.sh -k BZIMAGE -i INITRAMFS -o OUTDIR [-t TIMEOUT_S]
 #                    [-a tcg|kvm|auto] [-w WORKLOADS] [-x EXTRA_APPEND] [-I]
-#                    [-n NAME] [-c KVM_CACHE] [-s CPUS]
+#                    [-n NAME] [-c KVM_CACHE] [-s CPUS] [-m MEM_MIB]
+#                    [-D none|pc]
 #
 # Writes OUTDIR/console.log, OUTDIR/verdict (pass|fail|panic|oops|timeout)
 # and OUTDIR/boot.txt; prints "boot NAME: VERDICT in S s (ACCEL)".
 # -s CPUS gives the guest more than one CPU (-I keeps one).
-# One socket per CPU: the guest has no ACPI, and the BIOS MP table lists one
-# CPU per package.
+# One socket per CPU: a guest without ACPI finds CPUs through the BIOS MP
+# table, which lists one CPU per package.
+# -m MEM_MIB: guest memory (default 512).
+# -D none (default): only the serial port and isa-debug-exit (-nodefaults).
+# -D pc: QEMU's default PC devices (VGA, IDE with a CD-ROM drive, floppy
+# controller, PS/2, parallel port) and its default NIC, an e1000, with no
+# network backend: drivers probe and run, and nothing leaves the guest.
 # Exit status: 0 pass, 1 fail, 2 oops, 3 panic, 4 timeout, 10 bad usage.
 set -u
 
 usage() {
-	sed -n '6,8p' "$0" | sed 's/^# \{0,1\}//' >&2
+	sed -n '6,9p' "$0" | sed 's/^# \{0,1\}//' >&2
 	exit 10
 }
 
 kernel='' initrd='' outdir='' timeout='' accel=tcg workloads=all extra='' icount=0 cpus=1
-name='' cache=''
-while getopts k:i:o:t:a:w:x:In:c:s: opt; do
+name='' cache='' mem=512 devices=none
+while getopts k:i:o:t:a:w:x:In:c:s:m:D: opt; do
 	case $opt in
 	k) kernel=$OPTARG ;;
 	i) initrd=$OPTARG ;;
@@ -35,6 +41,8 @@ while getopts k:i:o:t:a:w:x:In:c:s: opt; do
 	n) name=$OPTARG ;;
 	c) cache=$OPTARG ;;
 	s) cpus=$OPTARG ;;
+	m) mem=$OPTARG ;;
+	D) devices=$OPTARG ;;
 	*) usage ;;
 	esac
 done
@@ -43,6 +51,8 @@ if [ -z "$kernel" ] || [ -z "$initrd" ] || [ -z "$outdir" ]; then
 fi
 case $accel in tcg | kvm | auto) ;; *) usage ;; esac
 case ${timeout:-0} in *[!0-9]*) usage ;; esac
+case $cpus$mem in '' | *[!0-9]*) usage ;; esac
+case $devices in none | pc) ;; *) usage ;; esac
 for f in "$kernel" "$initrd"; do
 	[ -r "$f" ] || { echo "run-qemu.sh: cannot read $f" >&2; exit 10; }
 done
@@ -80,7 +90,12 @@ if [ "$accel" = auto ]; then
 fi
 [ -n "$timeout" ] || timeout=300
 
-set -- -M pc -m 512M -smp "$cpus,sockets=$cpus" -nodefaults -no-user-config -display none \
+if [ "$devices" = pc ]; then
+	set -- -nic none -device e1000
+else
+	set -- -nodefaults
+fi
+set -- "$@" -M pc -m "${mem}M" -smp "$cpus,sockets=$cpus" -no-user-config -display none \
 	-no-reboot -kernel "$kernel" -initrd "$initrd" \
 	-append "console=ttyS0 printk.devkmsg=on panic=-1 loglevel=7 kit.workloads=$workloads${extra:+ $extra}" \
 	-chardev "file,id=con,path=$log" -serial chardev:con \
@@ -168,6 +183,9 @@ wall_s=$wall
 exit_code=$rc
 accel=$accel
 icount=$icount
+cpus=$cpus
+mem_mib=$mem
+devices=$devices
 workloads=$workloads
 timeout_s=$timeout
 kernel=$kernel

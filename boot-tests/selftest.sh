@@ -20,7 +20,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 work=${1:-$(mktemp -d /tmp/boot-selftest.XXXXXX)}
 mkdir -p "$work"
 work=$(cd "$work" && pwd)
-kernel=${KERNEL:-$here/../build/linux/arch/x86/boot/bzImage}
+kernel=${KERNEL:-$here/../build/tiny/linux/arch/x86/boot/bzImage}
 run=$here/run-qemu.sh
 npass=0
 nfail=0
@@ -82,6 +82,60 @@ for f in "-rwx usr/bin/perf" "-rwx usr/libexec/kit/perf-items" \
 	*) check "initramfs with perf has $f" n y ;;
 	esac
 done
+# WORKLOADS=DIR: a dynamically linked program comes with its libraries and
+# the loader, and runs first, as /bin/user-NAME
+mkdir -p "$work/user"
+printf '#include <stdio.h>\nint main(void) { puts("user workload ran"); return 0; }\n' \
+	>"$work/user/hello.c"
+gcc -O2 -o "$work/user/hello" "$work/user/hello.c"
+rm "$work/user/hello.c"
+make -s -C "$here" O="$work/u" KMODS="$work/dummy.ko" USER_WORKLOADS="$work/user" \
+	>/dev/null 2>&1
+list=$(cpio -t --quiet <"$work/u/initramfs.cpio" | tr '\n' ' ')
+loader=$(ldd "$work/user/hello" | sed -n 's/^[[:space:]]*\(\/[^ ]*\) (.*/\1/p')
+libc=$(ldd "$work/user/hello" | sed -n 's/.*libc\.so[^ ]* => \(\/[^ ]*\) .*/\1/p')
+for f in bin/user-hello "${loader#/}" "${libc#/}" etc/kit/workloads; do
+	case " $list" in
+	*" $f "*) check "initramfs with WORKLOADS= has /$f" y y ;;
+	*) check "initramfs with WORKLOADS= has /$f" n y ;;
+	esac
+done
+check "user workloads run first" "$(head -n 1 "$work/u/workloads.list")" user-hello
+
+# items.c, on the host: each item one subtest, with its outcome
+make -s -C "$here" O="$work/a" "$work/a/libexec/items" >/dev/null 2>&1
+mkdir -p "$work/items.d"
+printf '#!/bin/sh\nexit 4\n' >"$work/exit4"
+printf '#!/bin/sh\nkill -SEGV $$\n' >"$work/segv"
+chmod +x "$work/exit4" "$work/segv"
+cat >"$work/items.d/demo" <<EOT
+# a comment
+skip-status: 4
+passes 10 /tmp /bin/true
+fails 10 /tmp /bin/false
+skips 10 /tmp $work/exit4
+slow 1 /tmp /bin/sleep 30
+crashes 10 /tmp $work/segv
+excluded skip it would end the guest
+expected 10 /tmp /bin/false
+EOT
+printf 'expected fails on purpose\n' >"$work/items.d/demo.xfail"
+ln -sf "$work/a/libexec/items" "$work/demo"
+out=$(KIT_ITEMS_DIR="$work/items.d" "$work/demo" 2>&1)
+st=$?
+for l in "1..7" "ok 1 passes # time=" "not ok 2 fails # exit status 1" \
+	"ok 3 skips # SKIP exit status 4" "not ok 4 slow # TIMEOUT after 1 s" \
+	"not ok 5 crashes # killed by signal 11" \
+	"ok 6 excluded # SKIP it would end the guest" \
+	"ok 7 expected # XFAIL exit status 1: fails on purpose" \
+	"# Totals: pass:1 fail:3 xfail:1 skip:2"; do
+	case "$out" in
+	*"$l"*) check "items: $l" y y ;;
+	*) check "items: $l" n y ;;
+	esac
+done
+check "items: exit status with failures" "$st" 1
+
 make -s -C "$here" O="$work/a" fake-kernel >/dev/null 2>&1
 fake=$work/a/fake-kernel.elf
 initrd=$work/a/initramfs.cpio
@@ -171,6 +225,12 @@ if [ -r "$kernel" ]; then
 	check "real kernel: init runs the next workload" \
 		"$(grep -c 'kit: end pass=1 fail=1' \
 		"$work/boots/real-wto/console.log")" 1
+	# a dynamically linked user workload loads its libraries in the guest
+	"$run" -k "$kernel" -i "$work/u/initramfs.cpio" -o "$work/boots/real-user" \
+		-w user-hello -t 120 >/dev/null 2>&1
+	check "real kernel: a dynamically linked user workload runs" \
+		"$(grep -c 'user-hello: user workload ran' \
+		"$work/boots/real-user/console.log")" 1
 else
 	echo "# no kernel at $kernel: real-kernel checks skipped"
 fi
