@@ -58,16 +58,18 @@ for log in "$TESTDATA"/*.log; do
 	fi
 done
 
-# 3. syzkaller's peer logs: our syz_title against TITLE/ALT, our own title
-# and corrupted flag against the explained differences in the expect file.
+# 3. syzkaller's peer logs: our syz_title against TITLE/ALT, our own title,
+# corrupted and truncated flags against the explained differences in the
+# expect file.
 expect=$TESTDATA/peer-syzkaller.expect
 exp() { # file field -> value from the expect file
 	awk -F'\t' -v f="$1" -v k="$2" '$1 == f && $2 == k { print $3 }' \
 		"$expect"
 }
 jfield() { # field from the first site of a JSON document
-	sed -n "s/^      \"$1\": \"\{0,1\}\([^\"]*\)\"\{0,1\},\{0,1\}\$/\1/p" \
-		"$2" | head -n 1
+	sed -n -e "s/^      \"$1\": \"\(.*\)\",\{0,1\}\$/\1/p" \
+		-e "s/^      \"$1\": \([a-z0-9.]*\),\{0,1\}\$/\1/p" "$2" |
+		head -n 1
 }
 if [ -d "$PEER_LOGS/syzkaller" ]; then
 	for f in "$PEER_LOGS"/syzkaller/*; do
@@ -95,6 +97,12 @@ if [ -d "$PEER_LOGS/syzkaller" ]; then
 		[ -n "$want" ] || want=$corr
 		if [ "$gotc" = "$want" ]; then ok; else
 			bad "peer $name: corrupted $gotc, expected $want"
+		fi
+		gott=$(jfield truncated "$TMPDIR_T/peer.json")
+		want=$(exp "$name" truncated)
+		[ -n "$want" ] || want=false
+		if [ "$gott" = "$want" ]; then ok; else
+			bad "peer $name: truncated $gott, expected $want"
 		fi
 	done
 else

@@ -37,6 +37,14 @@ static void collect(void *ctx, struct report *r)
 	ngot++;
 }
 
+static int by_line(const void *a, const void *b)
+{
+	const struct report *x = a, *y = b;
+
+	return x->lineno < y->lineno ? -1 : x->lineno > y->lineno;
+}
+
+/* Reports in the order they start (a displaced one ends later). */
 static void parse(const char *text)
 {
 	struct parser p;
@@ -47,6 +55,8 @@ static void parse(const char *text)
 	parser_feed(&p, text, strlen(text), 1);
 	parser_end_log(&p);
 	parser_free(&p);
+	qsort(got, (size_t)(ngot < MAXR ? ngot : MAXR), sizeof(got[0]),
+	      by_line);
 }
 
 static void test_split(void)
@@ -428,7 +438,8 @@ static void test_crashes(void)
 	CHECK_STR(got[2].title,
 		  "KASAN: slab-out-of-bounds Write in victim_func");
 	CHECK(got[2].nframes == 2, "KASAN alloc stack not appended");
-	CHECK_STR(got[3].title, "kernel BUG in kfree");
+	/* kfree (the RIP), an allocator, is never the guilty frame */
+	CHECK_STR(got[3].title, "kernel BUG in free_it");
 	CHECK(got[3].line == 42, "kernel BUG line");
 	CHECK_STR(got[4].title, "kernel panic: VFS: Unable to mount root fs");
 	CHECK(got[4].corrupted, "panic without stack is corrupted");

@@ -24,8 +24,8 @@ static int is_ident(char c)
 }
 
 /* "[T123]" or "[ C0]" at p; returns the char after ']' or NULL. */
-static const char *parse_caller(const char *p, const char *end,
-				unsigned long *caller)
+static inline const char *parse_caller(const char *p, const char *end,
+				       unsigned long *caller)
 {
 	unsigned long id = 0;
 	char t;
@@ -47,54 +47,96 @@ static const char *parse_caller(const char *p, const char *end,
 }
 
 /* "[  12.345678]" at p; returns the char after ']' or NULL. */
-static const char *parse_stamp(const char *p, const char *end)
+static inline const char *parse_stamp(const char *p, const char *end)
 {
+	const char *d;
+
 	p++;
 	while (p < end && *p == ' ')
 		p++;
-	if (p >= end || !is_digit(*p))
-		return NULL;
-	while (p < end && is_digit(*p))
+	d = p;
+	while (p < end && ((unsigned char)(*p - '0') < 10 || *p == '.'))
 		p++;
-	if (p < end && *p == '.') {
-		p++;
-		while (p < end && is_digit(*p))
-			p++;
-	}
-	if (p >= end || *p != ']')
+	if (p == d || p >= end || *p != ']' || !is_digit(*d))
 		return NULL;
 	return p + 1;
 }
 
+/* Syslog level "<4>" at p: the char after it, or p. */
+static inline const char *skip_level(const char *p, const char *end)
+{
+	const char *q = p + 1;
+
+	if (p >= end || *p != '<')
+		return p;
+	while (q < end && q - p < 5 && is_digit(*q))
+		q++;
+	return q > p + 1 && q < end && *q == '>' ? q + 1 : p;
+}
+
+/* "[stamp]" and "[caller]" at p: the char after them, or NULL. */
+static inline const char *parse_stamps(const char *p, const char *end,
+				       unsigned long *caller, int *stamped)
+{
+	const char *q;
+
+	p = skip_level(p, end);
+	if (p >= end || *p != '[')
+		return NULL;
+	q = parse_stamp(p, end);
+	if (q) {
+		*stamped = 1;
+		if (q < end && *q == '[') {
+			const char *c = parse_caller(q, end, caller);
+
+			if (c)
+				q = c;
+		}
+		return q;
+	}
+	return parse_caller(p, end, caller);
+}
+
+/*
+ * Split a console line: "** N printk messages dropped ** ", a login
+ * prompt ("syzkaller login: ") and a syslog level before the timestamp
+ * and caller prefixes are removed; the line's context is its caller, or
+ * CTX_CONSOLE with a timestamp only, or CTX_NONE.
+ */
 void tl_split(const char *raw, size_t n, struct logline *l)
 {
-	const char *p = raw, *end = raw + n, *q;
+	static const char dropped[] = "** ";
+	const char *p = raw, *end = raw + n, *q, *login;
+	int stamped = 0;
 
 	l->caller = 0;
 	while (end > p && (end[-1] == '\r' || end[-1] == '\n'))
 		end--;
-	if (p < end && *p == '<') {
-		q = p + 1;
-		while (q < end && q - p < 5 && is_digit(*q))
-			q++;
-		if (q > p + 1 && q < end && *q == '>')
-			p = q + 1;
+	if (end - p > 3 && !memcmp(p, dropped, 3) && is_digit(p[3])) {
+		q = tl_find(p + 3, (size_t)(end - p - 3), " ** ");
+		if (q && tl_find(p, (size_t)(q - p), "printk messages dropped"))
+			p = q + 4;
 	}
-	if (p < end && *p == '[') {
-		q = parse_stamp(p, end);
-		if (q) {
-			p = q;
-			if (p < end && *p == '[') {
-				q = parse_caller(p, end, &l->caller);
-				if (q)
-					p = q;
-			}
-		} else {
-			q = parse_caller(p, end, &l->caller);
-			if (q)
-				p = q;
+	q = parse_stamps(p, end, &l->caller, &stamped);
+	if (!q && p < end && *p != '<' && *p != '[') {
+		/* another writer's text, then the kernel's line */
+		login = tl_find(p, (size_t)(end - p), " login: ");
+		while (login && !q) {
+			q = parse_stamps(login + 8, end, &l->caller, &stamped);
+			login = tl_find(login + 1, (size_t)(end - login - 1),
+					" login: ");
 		}
 	}
+	if (q) {
+		p = q;
+		if (p < end && *p == ' ')
+			p++;
+	} else {
+		p = skip_level(p, end);
+	}
+	l->ctx = l->caller ? l->caller : stamped ? CTX_CONSOLE : CTX_NONE;
+	l->body = p;
+	l->bn = (size_t)(end - p);
 	while (p < end && (*p == ' ' || *p == '\t'))
 		p++;
 	l->s = p;

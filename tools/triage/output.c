@@ -253,8 +253,10 @@ static void json_site(FILE *f, const struct site *s, const struct logs *lg)
 		json_frame(f, &r->frames[i], i == r->nframes - 1);
 	}
 	fprintf(f, "]");
-	fprintf(f, ",\n      \"corrupted\": %s\n    }",
+	fprintf(f, ",\n      \"corrupted\": %s",
 		r->corrupted ? "true" : "false");
+	fprintf(f, ",\n      \"truncated\": %s\n    }",
+		r->truncated ? "true" : "false");
 #undef FIELD
 }
 

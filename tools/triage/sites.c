@@ -96,7 +96,8 @@ struct site *sites_add(struct sitetab *t, const struct report *r)
 			s->last.log = r->log;
 			s->last.line = r->lineno;
 			/* prefer a complete report as the representative */
-			if (s->r.corrupted && !r->corrupted)
+			if ((s->r.corrupted || s->r.truncated) &&
+			    !r->corrupted && !r->truncated)
 				s->r = *r;
 			return s;
 		}
@@ -113,4 +114,29 @@ struct site *sites_add(struct sitetab *t, const struct report *r)
 	t->v[t->n] = s;
 	t->hash[j] = ++t->n;
 	return s;
+}
+
+static int by_first(const void *a, const void *b)
+{
+	const struct site *x = *(struct site *const *)a;
+	const struct site *y = *(struct site *const *)b;
+
+	if (x->first.log != y->first.log)
+		return x->first.log < y->first.log ? -1 : 1;
+	if (x->first.line != y->first.line)
+		return x->first.line < y->first.line ? -1 : 1;
+	return 0;
+}
+
+/*
+ * Order sites by first occurrence (log, line): interleaved reports end in
+ * another order than they start. The table can take no more reports.
+ */
+void sites_sort(struct sitetab *t)
+{
+	if (t->n > 1)
+		qsort(t->v, t->n, sizeof(*t->v), by_first);
+	free(t->hash);
+	t->hash = NULL;
+	t->hcap = 0;
 }
