@@ -109,6 +109,25 @@ else
 	echo "note: no peer logs at '$PEER_LOGS', skipped"
 fi
 
+# 3b. syzkaller's whole report-parser corpus, with the known differences
+# of testdata/syzkaller-corpus.expect (tests/corpus-test.sh)
+if [ -d "$PEER_LOGS/syzkaller-corpus" ]; then
+	sh "$(dirname "$0")/corpus-test.sh" "$TRIAGE" \
+		"$PEER_LOGS/syzkaller-corpus" "$TESTDATA/syzkaller-corpus.expect" \
+		"$TMPDIR_T/corpus" >"$TMPDIR_T/corpus.out"
+	grep -v '^corpus: [0-9]* passed' "$TMPDIR_T/corpus.out"
+	c=$(sed -n 's/^corpus: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' \
+		"$TMPDIR_T/corpus.out")
+	if [ -z "$c" ]; then
+		bad "corpus test did not finish"
+	else
+		pass=$((pass + ${c% *}))
+		fail=$((fail + ${c#* }))
+	fi
+else
+	echo "note: no corpus at '$PEER_LOGS/syzkaller-corpus', skipped"
+fi
+
 # 4. exit codes
 printf 'UBSAN: shift-out-of-bounds in lib/a.c:1:2\n' >"$TMPDIR_T/one.log"
 "$TRIAGE" "$TMPDIR_T/one.log" >/dev/null
