@@ -143,6 +143,27 @@ void tl_split(const char *raw, size_t n, struct logline *l)
 	l->n = (size_t)(end - p);
 }
 
+/*
+ * A header found at l->s + *hpos in a line without a prefix: if the
+ * kernel's own prefix ("[  1.2][ T3] ") comes right before it, another
+ * writer's text came first on the serial line; the line is the kernel's
+ * from that prefix on (its context, its content). *hpos is then 0.
+ */
+void tl_resplit(struct logline *l, size_t *hpos)
+{
+	const char *h = l->s + *hpos, *end = l->s + l->n, *q = h;
+	struct logline m;
+
+	while (q > l->s && (q = memrchr(l->s, '[', (size_t)(q - l->s)))) {
+		tl_split(q, (size_t)(end - q), &m);
+		if (m.ctx != CTX_NONE && m.s == h) {
+			*l = m;
+			*hpos = 0;
+			return;
+		}
+	}
+}
+
 int tl_starts(const char *s, size_t n, const char *prefix)
 {
 	size_t k = strlen(prefix);

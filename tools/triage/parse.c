@@ -856,6 +856,8 @@ void parser_line(struct parser *p, const char *raw, size_t n)
 	p->lineno++;
 	tl_split(raw, n, &l);
 	fam = fam_scan(l.s, l.n, &hpos);
+	if (fam >= 0 && hpos && l.ctx == CTX_NONE)
+		tl_resplit(&l, &hpos);
 	l.marks = 0;
 	if (!p->nactive && !p->nlinger) {
 		if (fam >= 0 || (l.n && (l.s[0] == '=' || l.s[0] == '-')))

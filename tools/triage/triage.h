@@ -36,6 +36,7 @@ struct logline {
 #define CTX_CONSOLE 1UL
 
 void tl_split(const char *raw, size_t n, struct logline *l);
+void tl_resplit(struct logline *l, size_t *hpos);
 
 struct frame {
 	char func[FUNC_MAX]; /* as printed, suffixes kept */
