@@ -18,8 +18,10 @@
 #         fraction kept (the kit must keep at least 95%);
 #   (iv)  whether each re-introduced perf bug is still caught.
 # The false-positive rate is ubsan-triage's: sites classified annotated,
-# benign or ignorelisted (intentional) over all integer-check sites; the
-# deliberate reports of test_ubsan count in neither.
+# benign or ignorelisted (intentional) over the integer-check sites that are
+# explained; sites nobody has classified (new) are counted apart, as
+# unexplained, and no rate is given over them ("-" if none is explained);
+# the deliberate reports of test_ubsan count in neither.
 # Exit status 1 if fewer than 95% of the checks are kept or a bug is missed.
 set -eu
 
@@ -28,10 +30,14 @@ triage=$1 kit=$2 base=$3 mine=$4 base_vmlinux=$5 kit_vmlinux=$6
 shift 6
 fail=0
 
-# "fp all" of one boot, from ubsan-triage --fp-rate's "fp_rate N/M = R".
+# "intentional explained unexplained" of one boot, from ubsan-triage
+# --fp-rate's "fp_rate N/M = R" (M: the explained sites) and
+# "unexplained U" lines.
 fp_of() {
 	"$triage" --kit "$kit" --fp-rate "$1/console.log" |
-		awk '$1 == "fp_rate" { split($2, a, "/"); print a[1], a[2] }'
+		awk '$1 == "fp_rate" { split($2, a, "/"); fp = a[1]; ex = a[2] }
+		     $1 == "unexplained" { un = $2 }
+		     END { print fp, ex, un }'
 }
 
 # Calls to the integer-check handlers in a vmlinux.
@@ -46,10 +52,10 @@ rate() {
 		echo "-"
 }
 
-read -r bfp ball <<EOF
+read -r bfp bex bun <<EOF
 $(fp_of "$base")
 EOF
-read -r kfp kall <<EOF
+read -r kfp kex kun <<EOF
 $(fp_of "$mine")
 EOF
 bchk=$(checks_in "$base_vmlinux")
@@ -57,11 +63,12 @@ kchk=$(checks_in "$kit_vmlinux")
 kept=$(awk -v a="$kchk" -v b="$bchk" 'BEGIN { printf "%.4f", b ? a / b : 0 }')
 
 echo "fp-rate: the same workloads, without and with the kit"
-printf '%-44s %6s %8s %8s\n' "" sites "intent." "fp rate"
-printf '%-44s %6s %8s %8s\n' "(i)  no ignorelist, no triage patches" \
-	"$ball" "$bfp" "$(rate "$bfp" "$ball")"
-printf '%-44s %6s %8s %8s\n' "(ii) with the kit" "$kall" "$kfp" \
-	"$(rate "$kfp" "$kall")"
+echo "(fp rate: intentional over explained sites; unexplained: class new)"
+printf '%-44s %6s %8s %8s %8s\n' "" sites unexpl. "intent." "fp rate"
+printf '%-44s %6s %8s %8s %8s\n' "(i)  no ignorelist, no triage patches" \
+	"$((bex + bun))" "$bun" "$bfp" "$(rate "$bfp" "$bex")"
+printf '%-44s %6s %8s %8s %8s\n' "(ii) with the kit" "$((kex + kun))" \
+	"$kun" "$kfp" "$(rate "$kfp" "$kex")"
 echo
 echo "(iii) integer-check handler calls in vmlinux:"
 echo "      without the kit's ignorelist and triage patches: $bchk"

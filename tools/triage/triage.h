@@ -318,8 +318,15 @@ void out_table(FILE *f, const struct sitetab *t, const struct logs *lg);
 void out_tsv(FILE *f, const struct sitetab *t);
 void out_json(FILE *f, const struct sitetab *t, const struct logs *lg);
 void out_fprate(FILE *f, const struct sitetab *t);
-void class_counts(const struct sitetab *t, unsigned long *c, unsigned long *fp,
-		  unsigned long *all);
+struct counts {
+	unsigned long cls[CLS_COUNT];
+	unsigned long int_sites; /* integer-check sites, deliberate ones out */
+	unsigned long unexplained; /* of them: class new */
+	unsigned long explained; /* the others */
+	unsigned long intentional; /* annotated, benign, ignorelisted */
+};
+
+void class_counts(const struct sitetab *t, struct counts *k);
 
 /* ---- symbolize.c ---- */
 
