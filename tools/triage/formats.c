@@ -121,10 +121,16 @@ static const struct family {
 #define NBUCKETS (SCAN_STRIDE * FAM_COUNT + 2)
 
 static unsigned char bigram[65536];
-/* per bucket: n entries of (family, offset of the pair in its header) */
+/*
+ * Per bucket: n entries of (family, offset of the pair in its header),
+ * with the header's first 4 bytes and its length, for a quick check.
+ */
 static unsigned char bucket_n[NBUCKETS];
-static unsigned char bucket_fam[NBUCKETS][BUCKET_MAX];
-static signed char bucket_off[NBUCKETS][BUCKET_MAX];
+static struct entry {
+	unsigned word;
+	unsigned char len, fam;
+	signed char off;
+} bucket_e[NBUCKETS][BUCKET_MAX];
 static size_t hdr_len[FAM_ALL];
 static unsigned hdr_word[FAM_COUNT]; /* its first 4 bytes, a quick check */
 
@@ -154,8 +160,10 @@ static void bucket_add(unsigned b, int f, int at)
 	if (bucket_n[b] >= BUCKET_MAX)
 		return;
 	k = bucket_n[b]++;
-	bucket_fam[b][k] = (unsigned char)f;
-	bucket_off[b][k] = (signed char)at;
+	bucket_e[b][k].fam = (unsigned char)f;
+	bucket_e[b][k].off = (signed char)at;
+	bucket_e[b][k].len = (unsigned char)hdr_len[f];
+	bucket_e[b][k].word = hdr_word[f];
 }
 
 /*
@@ -223,25 +231,22 @@ struct hits {
 	size_t first[FAM_COUNT];
 };
 
-/* The headers whose anchor has a bigram at s[i]. */
+/* The headers whose anchor has a pair at s[i]. */
 static inline void check_at(const char *s, size_t n, size_t i, struct hits *h)
 {
 	unsigned b = bigram[pair_at(s + i)];
-	int k, nb = bucket_n[b], f, off;
+	const struct entry *e = bucket_e[b], *end = e + bucket_n[b];
 	size_t st;
 
-	for (k = 0; k < nb; k++) {
-		f = bucket_fam[b][k];
-		off = bucket_off[b][k];
-		if (off > 0 && (size_t)off > i)
+	for (; e < end; e++) {
+		st = i - (size_t)(long)e->off;
+		if (st > i + 1 || st + e->len > n ||
+		    word_at(s + st) != e->word ||
+		    memcmp(s + st, families[e->fam].hdr, e->len))
 			continue;
-		st = i - (size_t)(long)off;
-		if (st + hdr_len[f] > n || word_at(s + st) != hdr_word[f] ||
-		    memcmp(s + st, families[f].hdr, hdr_len[f]))
-			continue;
-		if (!(h->found & 1ul << f) || st < h->first[f])
-			h->first[f] = st;
-		h->found |= 1ul << f;
+		if (!(h->found & 1ul << e->fam) || st < h->first[e->fam])
+			h->first[e->fam] = st;
+		h->found |= 1ul << e->fam;
 	}
 }
 
@@ -1932,7 +1937,9 @@ void fam_extract(int fam, struct tline *t, int n, int nall, struct verdict *v)
 			why = "extracted no frames";
 	}
 	format_title(v->title, sizeof(v->title), f->fmt, &caps, res, nres);
-	title_stable(v->title, v->title, sizeof(v->title));
+	/* a UBSAN report's title is the kit's own (parse.c) */
+	if (fam != FAM_UBSAN)
+		title_stable(v->title, v->title, sizeof(v->title));
 	if (nres && strcmp(res[0], "corrupted"))
 		tl_copy(v->func, sizeof(v->func), res[0], strlen(res[0]));
 	if (!why && (f->flags & F_CORRUPT))

@@ -9,7 +9,7 @@
 
 static int is_digit(char c)
 {
-	return c >= '0' && c <= '9';
+	return (unsigned char)(c - '0') < 10;
 }
 
 static int is_hex(char c)
@@ -74,27 +74,45 @@ static inline const char *skip_level(const char *p, const char *end)
 	return q > p + 1 && q < end && *q == '>' ? q + 1 : p;
 }
 
-/* "[stamp]" and "[caller]" at p: the char after them, or NULL. */
-static inline const char *parse_stamps(const char *p, const char *end,
-				       unsigned long *caller, int *stamped)
+/*
+ * The usual prefix, printk's "[%5lu.%06lu]" and its caller "[%6s]"
+ * ("[  123.456789][ T6213]"), checked at fixed places (the caller is
+ * optional); 0 if p does not start with it. p has 23 bytes at least.
+ */
+static int blank_or_digit(char c)
 {
-	const char *q;
+	return c == ' ' || is_digit(c);
+}
 
-	p = skip_level(p, end);
-	if (p >= end || *p != '[')
-		return NULL;
-	q = parse_stamp(p, end);
-	if (q) {
-		*stamped = 1;
-		if (q < end && *q == '[') {
-			const char *c = parse_caller(q, end, caller);
+static int fast_prefix(const char *p, const char **q, unsigned long *caller)
+{
+	unsigned long id = 0;
+	int i;
+	char t;
 
-			if (c)
-				q = c;
-		}
-		return q;
+	if (p[0] != '[' || p[6] != '.' || p[13] != ']' || !is_digit(p[5]) ||
+	    !blank_or_digit(p[1]) || !blank_or_digit(p[2]) ||
+	    !blank_or_digit(p[3]) || !blank_or_digit(p[4]) || !is_digit(p[7]) ||
+	    !is_digit(p[8]) || !is_digit(p[9]) || !is_digit(p[10]) ||
+	    !is_digit(p[11]) || !is_digit(p[12]))
+		return 0;
+	*q = p + 14;
+	p += 14;
+	if (p[0] != '[' || p[7] != ']')
+		return 1;
+	for (i = 1; i < 6 && p[i] == ' '; i++)
+		;
+	t = p[i];
+	if (t != 'T' && t != 'C')
+		return 1;
+	for (i++; i < 7; i++) {
+		if (!is_digit(p[i]))
+			return 1;
+		id = id * 10 + (unsigned long)(p[i] - '0');
 	}
-	return parse_caller(p, end, caller);
+	*caller = (unsigned long)(unsigned char)t | (id << 8);
+	*q = p + 8;
+	return 1;
 }
 
 /*
@@ -105,34 +123,52 @@ static inline const char *parse_stamps(const char *p, const char *end,
  */
 void tl_split(const char *raw, size_t n, struct logline *l)
 {
-	static const char dropped[] = "** ";
 	const char *p = raw, *end = raw + n, *q, *login;
 	int stamped = 0;
 
 	l->caller = 0;
 	while (end > p && (end[-1] == '\r' || end[-1] == '\n'))
 		end--;
-	if (end - p > 3 && !memcmp(p, dropped, 3) && is_digit(p[3])) {
+	if (p < end && *p == '*' && end - p > 3 && !memcmp(p, "** ", 3) &&
+	    is_digit(p[3])) {
 		q = tl_find(p + 3, (size_t)(end - p - 3), " ** ");
 		if (q && tl_find(p, (size_t)(q - p), "printk messages dropped"))
 			p = q + 4;
 	}
-	q = parse_stamps(p, end, &l->caller, &stamped);
-	if (!q && p < end && *p != '<' && *p != '[') {
-		/* another writer's text, then the kernel's line */
-		login = tl_find(p, (size_t)(end - p), " login: ");
-		while (login && !q) {
-			q = parse_stamps(login + 8, end, &l->caller, &stamped);
-			login = tl_find(login + 1, (size_t)(end - login - 1),
-					" login: ");
+	p = skip_level(p, end);
+	q = NULL;
+	if (end - p >= 23 && fast_prefix(p, &q, &l->caller)) {
+		stamped = 1;
+	} else if (p < end && *p == '[') {
+		q = parse_stamp(p, end);
+		if (q) {
+			stamped = 1;
+			if (q < end && *q == '[') {
+				const char *c =
+					parse_caller(q, end, &l->caller);
+
+				if (c)
+					q = c;
+			}
+		} else {
+			q = parse_caller(p, end, &l->caller);
 		}
+	} else if (p < end && *p != '<' &&
+		   (login = tl_find(p, (size_t)(end - p), " login: "))) {
+		/* another writer's text, then the kernel's line */
+		for (; login;
+		     login = tl_find(login + 1, (size_t)(end - login - 1),
+				     " login: ")) {
+			tl_split(login + 8, (size_t)(end - login - 8), l);
+			if (l->ctx != CTX_NONE)
+				return;
+		}
+		l->caller = 0;
 	}
 	if (q) {
 		p = q;
 		if (p < end && *p == ' ')
 			p++;
-	} else {
-		p = skip_level(p, end);
 	}
 	l->ctx = l->caller ? l->caller : stamped ? CTX_CONSOLE : CTX_NONE;
 	l->body = p;

@@ -6,7 +6,8 @@
  *
  *   text     itself (a '\' makes the next character literal)
  *   *        any run of characters, longest first
- *   {a|b|}   one of the alternatives (may be empty), captured
+ *   {a|b|}   one of the alternatives (may be empty), captured; {*} is
+ *            the shortest text that lets the rest match
  *   {?a|b}   the same, not captured
  *   %w       a word of [a-z0-9-], captured (a KASAN bug type)
  *   %i       an identifier [A-Za-z0-9_], captured
@@ -166,6 +167,22 @@ static long pm_group(const char *p, const char *s, size_t n, size_t i,
 			return -1;
 		memcpy(buf, alt, k);
 		buf[k] = 0;
+		if (k == 1 && buf[0] == '*') {
+			/* "{*}": the shortest text that lets the rest match */
+			for (j = i; j <= n; j++) {
+				m->ncap = save;
+				if (cap)
+					add_cap(m, flags, 0, s, i, j);
+				r = pm_at(end + 1, s, n, j, m, flags);
+				if (r >= 0)
+					return r;
+				if (m->budget <= 0)
+					break;
+			}
+			m->ncap = save;
+			alt = bar + 1;
+			continue;
+		}
 		for (j = memchr(buf, '*', k) ? n : i;; j--) {
 			r = pm_at(buf, s, memchr(buf, '*', k) ? j : n, i, m,
 				  flags);
