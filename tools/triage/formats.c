@@ -1489,8 +1489,9 @@ static int rip_line(const char *s, size_t n, struct pmatch *m)
 					break;
 				while (j < n && s[j] == ' ')
 					j++;
-				if (j + 6 <= n && !memcmp(s + j, "[<", 2) &&
-				    strstr(s + j, "(null)"))
+				/* "[<ffff>]  [<  (null)>] (null)" */
+				if (j + 2 <= n && !memcmp(s + j, "[<", 2) &&
+				    tl_find(s + j, n - j, "(null)"))
 					return 1;
 			}
 			for (c = j; c < n && (s[c] == '_' ||
