@@ -563,116 +563,119 @@ static void test_patterns(void)
 	      "either case");
 }
 
-/* The families the kit's users meet next to UBSAN. */
+/* The families the kit's users meet next to UBSAN: log, title, kind. */
+static const struct family_case {
+	const char *log, *title, *kind;
+} family_cases[] = {
+	{ "WARNING: possible circular locking dependency detected\n"
+	  "6.1.0 #1 Not tainted\n"
+	  "------------------------------------------------------\n"
+	  "a/1 is trying to acquire lock:\n"
+	  "ffff88800abc (&m->lock){+.+.}-{3:3}, at: take_it+0x1/0x2\n"
+	  "\n"
+	  "but task is already holding lock:\n"
+	  "ffff88800abd (&n->lock){+.+.}-{3:3}, at: hold_it+0x1/0x2\n"
+	  "stack backtrace:\n"
+	  "Call Trace:\n"
+	  " dump_stack_lvl+0x1/0x2\n"
+	  " __lock_acquire+0x1/0x2\n"
+	  " take_it+0x1/0x2\n",
+	  "possible deadlock in take_it", "lockdep" },
+	/* KMSAN has no "Call Trace:" line; it is not corrupted for that */
+	{ "BUG: KMSAN: uninit-value in use_it+0x1/0x2\n"
+	  " use_it+0x1/0x2\n"
+	  " caller+0x1/0x2\n"
+	  "\n"
+	  "Uninit was created at:\n"
+	  " kmalloc_trace+0x1/0x2\n"
+	  " make_it+0x1/0x2\n",
+	  "KMSAN: uninit-value in use_it", "kmsan" },
+	{ "BUG: KCSAN: data-race in reader+0x1/0x2 / writer+0x3/0x4\n"
+	  "\n"
+	  "write to 0xffff888000000000 of 4 bytes by task 1 on cpu 0:\n"
+	  " writer+0x3/0x4\n",
+	  "KCSAN: data-race in reader / writer", "kcsan" },
+	{ "unreferenced object 0xffff888000000000 (size 32):\n"
+	  "  comm \"a\", pid 1, jiffies 4294937296\n"
+	  "  backtrace (crc 9c2e1a2b):\n"
+	  "    kmalloc_trace+0x1/0x2\n"
+	  "    leaky_init+0x1/0x2\n",
+	  "memory leak in leaky_init", "memory-leak" },
+	{ "BUG: Bad page state in process a  pfn:7deea\n"
+	  "page last allocated via order 0, migratetype Unmovable\n"
+	  " post_alloc_hook+0x1/0x2\n"
+	  " get_page_from_freelist+0x1/0x2\n"
+	  " owner_fn+0x1/0x2\n"
+	  "Call Trace:\n"
+	  " dump_stack+0x1/0x2\n"
+	  " bad_page+0x1/0x2\n",
+	  "BUG: Bad page state in owner_fn", "bad-page" },
+	{ "list_add corruption. next->prev should be prev\n"
+	  "------------[ cut here ]------------\n"
+	  "kernel BUG at lib/list_debug.c:29!\n"
+	  "invalid opcode: 0000 [#1] SMP\n"
+	  "RIP: 0010:__list_add_valid+0x1/0x2\n"
+	  "Call Trace:\n"
+	  " list_user+0x1/0x2\n"
+	  "---[ end trace 0000000000000000 ]---\n",
+	  "BUG: corrupted list in list_user", "list-corruption" },
+	{ "refcount_t: underflow; use-after-free.\n"
+	  "------------[ cut here ]------------\n"
+	  "WARNING: CPU: 0 PID: 1 at lib/refcount.c:28 "
+	  "refcount_warn_saturate+0x1/0x2\n"
+	  "RIP: 0010:refcount_warn_saturate+0x1/0x2\n"
+	  "Call Trace:\n"
+	  " put_thing+0x1/0x2\n"
+	  "---[ end trace 0000000000000000 ]---\n",
+	  "WARNING: refcount bug in put_thing", "refcount" },
+	/* arm64: no RIP, "pc : " and "Call trace:" */
+	{ "Unable to handle kernel NULL pointer dereference at virtual "
+	  "address 0000000000000008\n"
+	  "Internal error: Oops: 96000005 [#1] PREEMPT SMP\n"
+	  "pc : arm_victim+0x1c/0x40\n"
+	  "lr : arm_caller+0x10/0x20\n"
+	  "Call trace:\n"
+	  " arm_victim+0x1c/0x40\n"
+	  " arm_caller+0x10/0x20\n",
+	  "BUG: unable to handle kernel NULL pointer dereference in "
+	  "arm_victim",
+	  "null-ptr-deref" },
+	/* riscv: "epc : " */
+	{ "Unable to handle kernel paging request at virtual address "
+	  "ffffffff00000000\n"
+	  "Oops [#1]\n"
+	  "epc : rv_victim+0x1c/0x40\n"
+	  " ra : rv_caller+0x10/0x20\n"
+	  "Call Trace:\n"
+	  "[<ffffffff80014264>] rv_victim+0x1c/0x40\n"
+	  "[<ffffffff80014300>] rv_caller+0x10/0x20\n",
+	  "BUG: unable to handle kernel paging request in rv_victim",
+	  "paging-request" },
+	/* a stable title: the task and its PID are left out */
+	{ "BUG: using smp_processor_id() in preemptible [00000000] code: "
+	  "a.out/1234\n"
+	  "caller is debug_smp_processor_id+0x1/0x2\n"
+	  "Call Trace:\n"
+	  " dump_stack+0x1/0x2\n"
+	  " check_preemption_disabled+0x1/0x2\n"
+	  " per_cpu_user+0x1/0x2\n",
+	  "BUG: using smp_processor_id() in preemptible code in per_cpu_user",
+	  "bug" },
+};
+
 static void test_families(void)
 {
-	parse("WARNING: possible circular locking dependency detected\n"
-	      "6.1.0 #1 Not tainted\n"
-	      "------------------------------------------------------\n"
-	      "a/1 is trying to acquire lock:\n"
-	      "ffff88800abc (&m->lock){+.+.}-{3:3}, at: take_it+0x1/0x2\n"
-	      "\n"
-	      "but task is already holding lock:\n"
-	      "ffff88800abd (&n->lock){+.+.}-{3:3}, at: hold_it+0x1/0x2\n"
-	      "stack backtrace:\n"
-	      "Call Trace:\n"
-	      " dump_stack_lvl+0x1/0x2\n"
-	      " __lock_acquire+0x1/0x2\n"
-	      " take_it+0x1/0x2\n");
-	CHECK(ngot == 1, "lockdep: one report, got %d", ngot);
-	CHECK_STR(got[0].title, "possible deadlock in take_it");
-	CHECK_STR(got[0].kind, "lockdep");
+	size_t i;
 
-	parse("BUG: KMSAN: uninit-value in use_it+0x1/0x2\n"
-	      " use_it+0x1/0x2\n"
-	      " caller+0x1/0x2\n"
-	      "\n"
-	      "Uninit was created at:\n"
-	      " kmalloc_trace+0x1/0x2\n"
-	      " make_it+0x1/0x2\n");
-	CHECK_STR(got[0].title, "KMSAN: uninit-value in use_it");
-	CHECK(!got[0].corrupted, "KMSAN has no Call Trace line");
-
-	parse("BUG: KCSAN: data-race in reader+0x1/0x2 / writer+0x3/0x4\n"
-	      "\n"
-	      "write to 0xffff888000000000 of 4 bytes by task 1 on cpu 0:\n"
-	      " writer+0x3/0x4\n");
-	CHECK_STR(got[0].title, "KCSAN: data-race in reader / writer");
-	CHECK_STR(got[0].func, "reader");
-
-	parse("unreferenced object 0xffff888000000000 (size 32):\n"
-	      "  comm \"a\", pid 1, jiffies 4294937296\n"
-	      "  backtrace (crc 9c2e1a2b):\n"
-	      "    kmalloc_trace+0x1/0x2\n"
-	      "    leaky_init+0x1/0x2\n");
-	CHECK_STR(got[0].title, "memory leak in leaky_init");
-
-	parse("BUG: Bad page state in process a  pfn:7deea\n"
-	      "page last allocated via order 0, migratetype Unmovable\n"
-	      " post_alloc_hook+0x1/0x2\n"
-	      " get_page_from_freelist+0x1/0x2\n"
-	      " owner_fn+0x1/0x2\n"
-	      "Call Trace:\n"
-	      " dump_stack+0x1/0x2\n"
-	      " bad_page+0x1/0x2\n");
-	CHECK_STR(got[0].title, "BUG: Bad page state in owner_fn");
-
-	parse("list_add corruption. next->prev should be prev\n"
-	      "------------[ cut here ]------------\n"
-	      "kernel BUG at lib/list_debug.c:29!\n"
-	      "invalid opcode: 0000 [#1] SMP\n"
-	      "RIP: 0010:__list_add_valid+0x1/0x2\n"
-	      "Call Trace:\n"
-	      " list_user+0x1/0x2\n"
-	      "---[ end trace 0000000000000000 ]---\n");
-	CHECK(ngot == 1, "list corruption: one report, got %d", ngot);
-	CHECK_STR(got[0].title, "BUG: corrupted list in list_user");
-
-	parse("refcount_t: underflow; use-after-free.\n"
-	      "------------[ cut here ]------------\n"
-	      "WARNING: CPU: 0 PID: 1 at lib/refcount.c:28 "
-	      "refcount_warn_saturate+0x1/0x2\n"
-	      "RIP: 0010:refcount_warn_saturate+0x1/0x2\n"
-	      "Call Trace:\n"
-	      " put_thing+0x1/0x2\n"
-	      "---[ end trace 0000000000000000 ]---\n");
-	CHECK_STR(got[0].title, "WARNING: refcount bug in put_thing");
-	CHECK_STR(got[0].kind, "refcount");
-
-	/* arm64: no RIP, "pc : " and "Call trace:" */
-	parse("Unable to handle kernel NULL pointer dereference at virtual "
-	      "address 0000000000000008\n"
-	      "Internal error: Oops: 96000005 [#1] PREEMPT SMP\n"
-	      "pc : arm_victim+0x1c/0x40\n"
-	      "lr : arm_caller+0x10/0x20\n"
-	      "Call trace:\n"
-	      " arm_victim+0x1c/0x40\n"
-	      " arm_caller+0x10/0x20\n");
-	CHECK(ngot == 1, "arm64 oops: one report, got %d", ngot);
-	CHECK_STR(got[0].title, "BUG: unable to handle kernel NULL pointer "
-				"dereference in arm_victim");
-
-	/* riscv: "epc : " */
-	parse("Unable to handle kernel paging request at virtual address "
-	      "ffffffff00000000\n"
-	      "Oops [#1]\n"
-	      "epc : rv_victim+0x1c/0x40\n"
-	      " ra : rv_caller+0x10/0x20\n"
-	      "Call Trace:\n"
-	      "[<ffffffff80014264>] rv_victim+0x1c/0x40\n");
-	CHECK_STR(got[0].title, "BUG: unable to handle kernel paging "
-				"request in rv_victim");
-
-	/* a stable title: the task and its PID are left out */
-	parse("BUG: using smp_processor_id() in preemptible [00000000] code: "
-	      "a.out/1234\n"
-	      "caller is debug_smp_processor_id+0x1/0x2\n"
-	      "Call Trace:\n"
-	      " dump_stack+0x1/0x2\n"
-	      " check_preemption_disabled+0x1/0x2\n"
-	      " per_cpu_user+0x1/0x2\n");
-	CHECK_STR(got[0].title, "BUG: using smp_processor_id() in preemptible "
-				"code in per_cpu_user");
+	for (i = 0; i < sizeof(family_cases) / sizeof(family_cases[0]); i++) {
+		parse(family_cases[i].log);
+		CHECK(ngot == 1, "'%s': one report, got %d",
+		      family_cases[i].title, ngot);
+		CHECK_STR(got[0].title, family_cases[i].title);
+		CHECK_STR(got[0].kind, family_cases[i].kind);
+		CHECK(!got[0].corrupted, "'%s' is not corrupted",
+		      family_cases[i].title);
+	}
 }
 
 /* A WARNING then panic_on_warn: the panic's stack is the WARNING's. */

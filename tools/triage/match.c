@@ -66,6 +66,14 @@ static int is_path(char c)
 	return is_ident(c) || c == '-' || c == '/' || c == '.';
 }
 
+/* The end of the run of characters of a class from s[i]. */
+static size_t run(const char *s, size_t n, size_t i, int (*cls)(char))
+{
+	while (i < n && cls(s[i]))
+		i++;
+	return i;
+}
+
 /* "[<ffff>]", "[<0xffff>]" or "[ffff]" at s[i]; returns its end or 0. */
 size_t pm_pc(const char *s, size_t n, size_t i)
 {
@@ -250,20 +258,13 @@ static long pm_at(const char *p, const char *s, size_t n, size_t i,
 		j = i;
 		switch (p[1]) {
 		case 'w':
-			while (j < n && is_word(s[j]))
-				j++;
-			if (j == i)
-				return -1;
-			return pm_then(p + 2, s, n, i, j, m, flags, 1, 0);
 		case 'i':
-			while (j < n && is_ident(s[j]))
-				j++;
+			j = run(s, n, i, p[1] == 'w' ? is_word : is_ident);
 			if (j == i)
 				return -1;
 			return pm_then(p + 2, s, n, i, j, m, flags, 1, 0);
 		case 'f':
-			while (j < n && is_ident(s[j]))
-				j++;
+			j = run(s, n, i, is_ident);
 			if (j == i || j >= n || (s[j] != '.' && s[j] != '+'))
 				return -1;
 			return pm_then(p + 2, s, n, i, j, m, flags, 1, 1);
@@ -293,14 +294,8 @@ static long pm_at(const char *p, const char *s, size_t n, size_t i,
 		case 'r':
 			return pm_then(p + 2, s, n, i, n, m, flags, 1, 0);
 		case 'd':
-			while (j < n && is_digit(s[j]))
-				j++;
-			if (j == i)
-				return -1;
-			break;
 		case 'x':
-			while (j < n && is_lhex(s[j]))
-				j++;
+			j = run(s, n, i, p[1] == 'd' ? is_digit : is_lhex);
 			if (j == i)
 				return -1;
 			break;
