@@ -130,13 +130,20 @@ static int by_first(const void *a, const void *b)
 
 /*
  * Order sites by first occurrence (log, line): interleaved reports end in
- * another order than they start. The table can take no more reports.
+ * another order than they start. The hash is indexed again.
  */
 void sites_sort(struct sitetab *t)
 {
-	if (t->n > 1)
-		qsort(t->v, t->n, sizeof(*t->v), by_first);
-	free(t->hash);
-	t->hash = NULL;
-	t->hcap = 0;
+	size_t i, j;
+
+	if (t->n < 2)
+		return;
+	qsort(t->v, t->n, sizeof(*t->v), by_first);
+	memset(t->hash, 0, t->hcap * sizeof(*t->hash));
+	for (i = 0; i < t->n; i++) {
+		j = hash_str(t->v[i]->key) & (t->hcap - 1);
+		while (t->hash[j])
+			j = (j + 1) & (t->hcap - 1);
+		t->hash[j] = i + 1;
+	}
 }
