@@ -195,6 +195,7 @@ int main(int argc, char **argv)
 		fputs("ubsan-triage: out of memory\n", stderr);
 		ret = 2;
 	}
+	sites_sort(&run.sites);
 	/* first: a trap's site (file:line) comes from symbolization */
 	if (vmlinux)
 		symbolize_sites(&run.sites, vmlinux);

@@ -24,6 +24,7 @@ static void run_outputs(struct sitetab *t, const struct lists *l)
 	struct logs lg = { names, &lines, &reports, 1 };
 	size_t i;
 
+	sites_sort(t);
 	for (i = 0; i < t->n; i++)
 		classify_site(l, t->v[i]);
 	out_json(sink, t, &lg);

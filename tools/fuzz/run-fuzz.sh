@@ -1,13 +1,17 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Run the libFuzzer target for SECONDS_T seconds, seeded with the test
-# corpus and the peer logs; fail on any crash or sanitizer report.
+# corpus, the peer logs and syzkaller's report-parser corpus; fail on any
+# crash or sanitizer report.
 set -u
 : "${FUZZER:?}" "${CORPUS:?}" "${SECONDS_T:=60}" "${PEER_LOGS:=}"
 : "${TESTDATA:=testdata}"
 mkdir -p "$CORPUS"
 for f in "$TESTDATA"/*.log "$PEER_LOGS"/syzkaller/*; do
 	[ -f "$f" ] && cp "$f" "$CORPUS/seed-$(basename "$f")"
+done
+for f in "$PEER_LOGS"/syzkaller-corpus/*; do
+	[ -f "$f" ] && cp "$f" "$CORPUS/seed-corpus-$(basename "$f")"
 done
 log=$CORPUS/../fuzz.log
 "$FUZZER" -max_total_time="$SECONDS_T" -timeout=10 -rss_limit_mb=2048 \

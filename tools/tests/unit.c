@@ -37,6 +37,14 @@ static void collect(void *ctx, struct report *r)
 	ngot++;
 }
 
+static int by_line(const void *a, const void *b)
+{
+	const struct report *x = a, *y = b;
+
+	return x->lineno < y->lineno ? -1 : x->lineno > y->lineno;
+}
+
+/* Reports in the order they start (a displaced one ends later). */
 static void parse(const char *text)
 {
 	struct parser p;
@@ -47,6 +55,8 @@ static void parse(const char *text)
 	parser_feed(&p, text, strlen(text), 1);
 	parser_end_log(&p);
 	parser_free(&p);
+	qsort(got, (size_t)(ngot < MAXR ? ngot : MAXR), sizeof(got[0]),
+	      by_line);
 }
 
 static void test_split(void)
@@ -234,7 +244,7 @@ static void test_truncated(void)
 	cut = strstr(buf, "[    1.000005]");
 	*cut = 0;
 	parse(buf);
-	CHECK(ngot == 1 && got[0].corrupted, "cut-off report is corrupted");
+	CHECK(ngot == 1 && got[0].truncated, "cut-off report is truncated");
 	CHECK_STR(got[0].kind, "implicit-conversion");
 }
 
@@ -282,7 +292,7 @@ static void test_interleaved_callers(void)
 		  "'int'");
 	CHECK_STR(got[1].title, "UBSAN: shift-out-of-bounds in fs_two");
 	CHECK_STR(got[1].syz_title, "UBSAN: undefined-behaviour in fs_two");
-	CHECK(got[1].corrupted, "T11 has no closing line");
+	CHECK(got[1].truncated, "T11 has no closing line");
 }
 
 static void test_noise_without_callers(void)
@@ -428,10 +438,283 @@ static void test_crashes(void)
 	CHECK_STR(got[2].title,
 		  "KASAN: slab-out-of-bounds Write in victim_func");
 	CHECK(got[2].nframes == 2, "KASAN alloc stack not appended");
-	CHECK_STR(got[3].title, "kernel BUG in kfree");
+	/* kfree (the RIP), an allocator, is never the guilty frame */
+	CHECK_STR(got[3].title, "kernel BUG in free_it");
 	CHECK(got[3].line == 42, "kernel BUG line");
 	CHECK_STR(got[4].title, "kernel panic: VFS: Unable to mount root fs");
 	CHECK(got[4].corrupted, "panic without stack is corrupted");
+}
+
+/* Every family's header is found wherever it is in a line. */
+static void test_headers_anywhere(void)
+{
+	static const char *const hdr[] = {
+		"BUG: x",
+		"WARNING: x",
+		"INFO: x",
+		"Unable to handle kernel NULL pointer dereference",
+		"general protection fault: 0000",
+		"stack segment: 0000",
+		"Kernel panic - not syncing: x",
+		"PANIC: double fault",
+		"kernel BUG at a.c:1!",
+		"Kernel BUG [#1]",
+		"BUG kmalloc-96 (Not tainted): Object already free",
+		"divide error: 0000",
+		"divide_error: 0000",
+		"invalid opcode: 0000",
+		"int3: 0000",
+		"UBSAN: x",
+		"unregister_netdevice: waiting for lo to become free",
+		"VFS: Close: file count is 0",
+		"VFS: Busy inodes after unmount",
+		"Internal error: Oops: 96000005",
+		"Unhandled fault: page domain fault",
+		"Alignment trap: not handling instruction",
+		"unreferenced object 0xffff888000000000 (size 32):",
+	};
+	char line[160];
+	size_t i, k, pos;
+	int f, bad = 0;
+
+	fam_init();
+	for (i = 0; i < sizeof(hdr) / sizeof(hdr[0]); i++) {
+		/* every alignment against the scan's stride, after text */
+		for (k = 0; k < 9; k++) {
+			snprintf(line, sizeof(line), "%.*s%s", (int)k,
+				 "login: xx", hdr[i]);
+			pos = 99;
+			f = fam_scan(line, strlen(line), &pos);
+			if (f < 0 || pos != k ||
+			    strncmp(line + pos, fam_header(f),
+				    strlen(fam_header(f)))) {
+				bad++;
+				printf("FAIL: header '%s' at %zu: family %d at "
+				       "%zu\n",
+				       hdr[i], k, f, pos);
+			}
+		}
+	}
+	CHECK(!bad, "%d header positions missed", bad);
+	f = fam_scan("ODEBUG: free active", 19, &pos);
+	CHECK(f < 0, "a vetoed look-alike is no header");
+	f = fam_scan("WARNING: /etc/ssh/moduli does not exist, using fixed "
+		     "modulus",
+		     61, &pos);
+	CHECK(f < 0, "user space's WARNING is no header");
+	f = fam_scan("random: crng init done", 22, &pos);
+	CHECK(f < 0, "an ordinary line");
+}
+
+/* PIDs, addresses, numbers and offsets leave titles. */
+static void test_stable_titles(void)
+{
+	char t[TITLE_MAX];
+
+	title_stable("BUG: using __this_cpu_read() in preemptible [00000000] "
+		     "code: syz-executor.3/1234",
+		     t, sizeof(t));
+	CHECK_STR(t, "BUG: using __this_cpu_read() in preemptible [ADDR] "
+		     "code: syz-executor");
+	title_stable("KASAN: use-after-free in do_con_write.part.23 at addr "
+		     "ffff8801d4310630",
+		     t, sizeof(t));
+	CHECK_STR(t, "KASAN: use-after-free in do_con_write.part.NUM at addr "
+		     "ADDR");
+	title_stable("WARNING: fs/x.c:12 at fn+0x1a/0x40, CPU#1: a/7", t,
+		     sizeof(t));
+	CHECK_STR(t, "WARNING: fs/x.c:LINE at fn, CPU: a/NUM");
+	title_stable("kernel panic: VFS: Unable to mount root fs on "
+		     "unknown-block(0,0)",
+		     t, sizeof(t));
+	CHECK_STR(t, "kernel panic: VFS: Unable to mount root fs on "
+		     "unknown-block(NUM,NUM)");
+	title_stable("possible deadlock in nl802154_add_llsec_key", t,
+		     sizeof(t));
+	CHECK_STR(t, "possible deadlock in nl802154_add_llsec_key");
+}
+
+/* The pattern language of the tables. */
+static void test_patterns(void)
+{
+	struct pmatch m;
+	const char *a = "BUG: KASAN: use-after-free in foo_bar+0x12/0x34";
+	const char *b =
+		"WARNING: CPU: 0 PID: 1 at kernel/x.c:12 f.cold+0x1/0x2";
+
+	CHECK(pm_find("BUG: KASAN: %w in %f", a, strlen(a), &m, 0) &&
+		      m.ncap == 2 && m.cap[0].n == 14 && m.cap[1].n == 7 &&
+		      !memcmp(m.cap[1].s, "foo_bar", 7),
+	      "word and function");
+	CHECK(pm_find("WARNING: * at %s %f", b, strlen(b), &m, 0) &&
+		      m.ncap == 2 && !memcmp(m.cap[1].s, "f", 1) &&
+		      m.cap[0].n == 13,
+	      "source and function after '*'");
+	CHECK(pm_find("WARNING: * at %s %f", b, strlen(b), &m, PM_FRAMES) &&
+		      m.ncap == 1,
+	      "PM_FRAMES: only the frame");
+	CHECK(pm_find("{?x|PID: %d }at", b, strlen(b), &m, 0) && m.ncap == 0,
+	      "non-capturing group");
+	CHECK(!pm_find("BUG: %w on", a, strlen(a), &m, 0), "no match");
+	CHECK(pm_find("~warning: *uses", "WARNING: x uses", 15, &m,
+		      PM_NOCASE) ||
+		      pm_find("warning: *uses", "WARNING: x uses", 15, &m,
+			      PM_NOCASE),
+	      "either case");
+}
+
+/* The families the kit's users meet next to UBSAN: log, title, kind. */
+static const struct family_case {
+	const char *log, *title, *kind;
+} family_cases[] = {
+	{ "WARNING: possible circular locking dependency detected\n"
+	  "6.1.0 #1 Not tainted\n"
+	  "------------------------------------------------------\n"
+	  "a/1 is trying to acquire lock:\n"
+	  "ffff88800abc (&m->lock){+.+.}-{3:3}, at: take_it+0x1/0x2\n"
+	  "\n"
+	  "but task is already holding lock:\n"
+	  "ffff88800abd (&n->lock){+.+.}-{3:3}, at: hold_it+0x1/0x2\n"
+	  "stack backtrace:\n"
+	  "Call Trace:\n"
+	  " dump_stack_lvl+0x1/0x2\n"
+	  " __lock_acquire+0x1/0x2\n"
+	  " take_it+0x1/0x2\n",
+	  "possible deadlock in take_it", "lockdep" },
+	/* KMSAN has no "Call Trace:" line; it is not corrupted for that */
+	{ "BUG: KMSAN: uninit-value in use_it+0x1/0x2\n"
+	  " use_it+0x1/0x2\n"
+	  " caller+0x1/0x2\n"
+	  "\n"
+	  "Uninit was created at:\n"
+	  " kmalloc_trace+0x1/0x2\n"
+	  " make_it+0x1/0x2\n",
+	  "KMSAN: uninit-value in use_it", "kmsan" },
+	{ "BUG: KCSAN: data-race in reader+0x1/0x2 / writer+0x3/0x4\n"
+	  "\n"
+	  "write to 0xffff888000000000 of 4 bytes by task 1 on cpu 0:\n"
+	  " writer+0x3/0x4\n",
+	  "KCSAN: data-race in reader / writer", "kcsan" },
+	{ "unreferenced object 0xffff888000000000 (size 32):\n"
+	  "  comm \"a\", pid 1, jiffies 4294937296\n"
+	  "  backtrace (crc 9c2e1a2b):\n"
+	  "    kmalloc_trace+0x1/0x2\n"
+	  "    leaky_init+0x1/0x2\n",
+	  "memory leak in leaky_init", "memory-leak" },
+	{ "BUG: Bad page state in process a  pfn:7deea\n"
+	  "page last allocated via order 0, migratetype Unmovable\n"
+	  " post_alloc_hook+0x1/0x2\n"
+	  " get_page_from_freelist+0x1/0x2\n"
+	  " owner_fn+0x1/0x2\n"
+	  "Call Trace:\n"
+	  " dump_stack+0x1/0x2\n"
+	  " bad_page+0x1/0x2\n",
+	  "BUG: Bad page state in owner_fn", "bad-page" },
+	{ "list_add corruption. next->prev should be prev\n"
+	  "------------[ cut here ]------------\n"
+	  "kernel BUG at lib/list_debug.c:29!\n"
+	  "invalid opcode: 0000 [#1] SMP\n"
+	  "RIP: 0010:__list_add_valid+0x1/0x2\n"
+	  "Call Trace:\n"
+	  " list_user+0x1/0x2\n"
+	  "---[ end trace 0000000000000000 ]---\n",
+	  "BUG: corrupted list in list_user", "list-corruption" },
+	{ "refcount_t: underflow; use-after-free.\n"
+	  "------------[ cut here ]------------\n"
+	  "WARNING: CPU: 0 PID: 1 at lib/refcount.c:28 "
+	  "refcount_warn_saturate+0x1/0x2\n"
+	  "RIP: 0010:refcount_warn_saturate+0x1/0x2\n"
+	  "Call Trace:\n"
+	  " put_thing+0x1/0x2\n"
+	  "---[ end trace 0000000000000000 ]---\n",
+	  "WARNING: refcount bug in put_thing", "refcount" },
+	/* arm64: no RIP, "pc : " and "Call trace:" */
+	{ "Unable to handle kernel NULL pointer dereference at virtual "
+	  "address 0000000000000008\n"
+	  "Internal error: Oops: 96000005 [#1] PREEMPT SMP\n"
+	  "pc : arm_victim+0x1c/0x40\n"
+	  "lr : arm_caller+0x10/0x20\n"
+	  "Call trace:\n"
+	  " arm_victim+0x1c/0x40\n"
+	  " arm_caller+0x10/0x20\n",
+	  "BUG: unable to handle kernel NULL pointer dereference in "
+	  "arm_victim",
+	  "null-ptr-deref" },
+	/* riscv: "epc : " */
+	{ "Unable to handle kernel paging request at virtual address "
+	  "ffffffff00000000\n"
+	  "Oops [#1]\n"
+	  "epc : rv_victim+0x1c/0x40\n"
+	  " ra : rv_caller+0x10/0x20\n"
+	  "Call Trace:\n"
+	  "[<ffffffff80014264>] rv_victim+0x1c/0x40\n"
+	  "[<ffffffff80014300>] rv_caller+0x10/0x20\n",
+	  "BUG: unable to handle kernel paging request in rv_victim",
+	  "paging-request" },
+	/* a stable title: the task and its PID are left out */
+	{ "BUG: using smp_processor_id() in preemptible [00000000] code: "
+	  "a.out/1234\n"
+	  "caller is debug_smp_processor_id+0x1/0x2\n"
+	  "Call Trace:\n"
+	  " dump_stack+0x1/0x2\n"
+	  " check_preemption_disabled+0x1/0x2\n"
+	  " per_cpu_user+0x1/0x2\n",
+	  "BUG: using smp_processor_id() in preemptible code in per_cpu_user",
+	  "bug" },
+};
+
+static void test_families(void)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(family_cases) / sizeof(family_cases[0]); i++) {
+		parse(family_cases[i].log);
+		CHECK(ngot == 1, "'%s': one report, got %d",
+		      family_cases[i].title, ngot);
+		CHECK_STR(got[0].title, family_cases[i].title);
+		CHECK_STR(got[0].kind, family_cases[i].kind);
+		CHECK(!got[0].corrupted, "'%s' is not corrupted",
+		      family_cases[i].title);
+	}
+}
+
+/* A WARNING then panic_on_warn: the panic's stack is the WARNING's. */
+static void test_panic_on_warn(void)
+{
+	parse("------------[ cut here ]------------\n"
+	      "WARNING: CPU: 1 PID: 2 at mm/x.c:10 warner+0x1/0x2\n"
+	      "Kernel panic - not syncing: panic_on_warn set ...\n"
+	      "CPU: 1 PID: 2 Comm: a Not tainted\n"
+	      "Call Trace:\n"
+	      " dump_stack+0x1/0x2\n"
+	      " panic+0x1/0x2\n"
+	      " __warn+0x1/0x2\n"
+	      " report_bug+0x1/0x2\n"
+	      " do_invalid_op+0x1/0x2\n"
+	      " invalid_op+0x1/0x2\n"
+	      "RIP: 0010:warner+0x1/0x2\n"
+	      " caller+0x1/0x2\n"
+	      "Kernel Offset: disabled\n");
+	CHECK(ngot == 1, "one report, got %d", ngot);
+	CHECK_STR(got[0].title, "WARNING in warner");
+	CHECK(!got[0].corrupted, "the panic's stack is the report's");
+}
+
+/* The end of the log cuts a report: truncated, in syzkaller's terms not
+ * corrupted (it has its stack). */
+static void test_truncated_flag(void)
+{
+	parse(EQ "UBSAN: shift-out-of-bounds in lib/x.c:5:6\n"
+		 "shift exponent 40 is too large for 32-bit type 'int'\n"
+		 "CPU: 0 PID: 1 Comm: a\n"
+		 "Call Trace:\n"
+		 " <TASK>\n"
+		 " dump_stack+0x1/0x2\n"
+		 " shifter+0x1/0x2\n"
+		 " caller+0x1/0x2\n");
+	CHECK(ngot == 1 && got[0].truncated && !got[0].corrupted,
+	      "cut off: truncated %d corrupted %d", got[0].truncated,
+	      got[0].corrupted);
 }
 
 static void test_dedup_classify(void)
@@ -504,6 +787,12 @@ int main(void)
 	test_ud1_trap();
 	test_crashes();
 	test_dedup_classify();
+	test_headers_anywhere();
+	test_stable_titles();
+	test_patterns();
+	test_families();
+	test_panic_on_warn();
+	test_truncated_flag();
 	printf("unit: %d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }

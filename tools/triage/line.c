@@ -9,7 +9,7 @@
 
 static int is_digit(char c)
 {
-	return c >= '0' && c <= '9';
+	return (unsigned char)(c - '0') < 10;
 }
 
 static int is_hex(char c)
@@ -24,8 +24,8 @@ static int is_ident(char c)
 }
 
 /* "[T123]" or "[ C0]" at p; returns the char after ']' or NULL. */
-static const char *parse_caller(const char *p, const char *end,
-				unsigned long *caller)
+static inline const char *parse_caller(const char *p, const char *end,
+				       unsigned long *caller)
 {
 	unsigned long id = 0;
 	char t;
@@ -47,58 +47,157 @@ static const char *parse_caller(const char *p, const char *end,
 }
 
 /* "[  12.345678]" at p; returns the char after ']' or NULL. */
-static const char *parse_stamp(const char *p, const char *end)
+static inline const char *parse_stamp(const char *p, const char *end)
 {
+	const char *d;
+
 	p++;
 	while (p < end && *p == ' ')
 		p++;
-	if (p >= end || !is_digit(*p))
-		return NULL;
-	while (p < end && is_digit(*p))
+	d = p;
+	while (p < end && ((unsigned char)(*p - '0') < 10 || *p == '.'))
 		p++;
-	if (p < end && *p == '.') {
-		p++;
-		while (p < end && is_digit(*p))
-			p++;
-	}
-	if (p >= end || *p != ']')
+	if (p == d || p >= end || *p != ']' || !is_digit(*d))
 		return NULL;
 	return p + 1;
 }
 
+/* Syslog level "<4>" at p: the char after it, or p. */
+static inline const char *skip_level(const char *p, const char *end)
+{
+	const char *q = p + 1;
+
+	if (p >= end || *p != '<')
+		return p;
+	while (q < end && q - p < 5 && is_digit(*q))
+		q++;
+	return q > p + 1 && q < end && *q == '>' ? q + 1 : p;
+}
+
+/*
+ * The usual prefix, printk's "[%5lu.%06lu]" and its caller "[%6s]"
+ * ("[  123.456789][ T6213]"), checked at fixed places (the caller is
+ * optional); 0 if p does not start with it. p has 23 bytes at least.
+ */
+static int blank_or_digit(char c)
+{
+	return c == ' ' || is_digit(c);
+}
+
+static int fast_prefix(const char *p, const char **q, unsigned long *caller)
+{
+	unsigned long id = 0;
+	int i;
+	char t;
+
+	if (p[0] != '[' || p[6] != '.' || p[13] != ']' || !is_digit(p[5]) ||
+	    !blank_or_digit(p[1]) || !blank_or_digit(p[2]) ||
+	    !blank_or_digit(p[3]) || !blank_or_digit(p[4]) || !is_digit(p[7]) ||
+	    !is_digit(p[8]) || !is_digit(p[9]) || !is_digit(p[10]) ||
+	    !is_digit(p[11]) || !is_digit(p[12]))
+		return 0;
+	*q = p + 14;
+	p += 14;
+	if (p[0] != '[' || p[7] != ']')
+		return 1;
+	for (i = 1; i < 6 && p[i] == ' '; i++)
+		;
+	t = p[i];
+	if (t != 'T' && t != 'C')
+		return 1;
+	for (i++; i < 7; i++) {
+		if (!is_digit(p[i]))
+			return 1;
+		id = id * 10 + (unsigned long)(p[i] - '0');
+	}
+	*caller = (unsigned long)(unsigned char)t | (id << 8);
+	*q = p + 8;
+	return 1;
+}
+
+/*
+ * Split a console line: "** N printk messages dropped ** ", a login
+ * prompt ("syzkaller login: ") and a syslog level before the timestamp
+ * and caller prefixes are removed; the line's context is its caller, or
+ * CTX_CONSOLE with a timestamp only, or CTX_NONE.
+ */
 void tl_split(const char *raw, size_t n, struct logline *l)
 {
-	const char *p = raw, *end = raw + n, *q;
+	const char *p = raw, *end = raw + n, *q, *login;
+	int stamped = 0;
 
 	l->caller = 0;
 	while (end > p && (end[-1] == '\r' || end[-1] == '\n'))
 		end--;
-	if (p < end && *p == '<') {
-		q = p + 1;
-		while (q < end && q - p < 5 && is_digit(*q))
-			q++;
-		if (q > p + 1 && q < end && *q == '>')
-			p = q + 1;
+	if (p < end && *p == '*' && end - p > 3 && !memcmp(p, "** ", 3) &&
+	    is_digit(p[3])) {
+		q = tl_find(p + 3, (size_t)(end - p - 3), " ** ");
+		if (q && tl_find(p, (size_t)(q - p), "printk messages dropped"))
+			p = q + 4;
 	}
-	if (p < end && *p == '[') {
+	p = skip_level(p, end);
+	q = NULL;
+	if (end - p >= 23 && fast_prefix(p, &q, &l->caller)) {
+		stamped = 1;
+	} else if (p < end && *p == '[') {
 		q = parse_stamp(p, end);
 		if (q) {
-			p = q;
-			if (p < end && *p == '[') {
-				q = parse_caller(p, end, &l->caller);
-				if (q)
-					p = q;
+			stamped = 1;
+			if (q < end && *q == '[') {
+				const char *c =
+					parse_caller(q, end, &l->caller);
+
+				if (c)
+					q = c;
 			}
 		} else {
 			q = parse_caller(p, end, &l->caller);
-			if (q)
-				p = q;
 		}
+	} else if (p < end && *p != '<' &&
+		   (login = tl_find(p, (size_t)(end - p), " login: "))) {
+		/* another writer's text, then the kernel's line */
+		for (; login;
+		     login = tl_find(login + 1, (size_t)(end - login - 1),
+				     " login: ")) {
+			tl_split(login + 8, (size_t)(end - login - 8), l);
+			if (l->ctx != CTX_NONE)
+				return;
+		}
+		l->caller = 0;
 	}
+	if (q) {
+		p = q;
+		if (p < end && *p == ' ')
+			p++;
+	}
+	l->ctx = l->caller ? l->caller : stamped ? CTX_CONSOLE : CTX_NONE;
+	l->body = p;
+	l->bn = (size_t)(end - p);
 	while (p < end && (*p == ' ' || *p == '\t'))
 		p++;
 	l->s = p;
 	l->n = (size_t)(end - p);
+}
+
+/*
+ * A header found at l->s + *hpos in a line without a prefix: if the
+ * kernel's own prefix ("[  1.2][ T3] ") comes right before it, another
+ * writer's text came first on the serial line; the line is the kernel's
+ * from that prefix on (its context, its content). *hpos is then 0.
+ */
+void tl_resplit(struct logline *l, size_t *hpos)
+{
+	const char *h = l->s + *hpos, *end = l->s + l->n, *q = h;
+	struct logline m;
+
+	while (q > l->s && (q = memrchr(l->s, '[', (size_t)(q - l->s)))) {
+		tl_split(q, (size_t)(end - q), &m);
+		if (m.ctx != CTX_NONE && m.s == h) {
+			*l = m;
+			*hpos = 0;
+			return;
+		}
+	}
 }
 
 int tl_starts(const char *s, size_t n, const char *prefix)

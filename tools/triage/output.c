@@ -92,27 +92,34 @@ static const char *site_str(const struct report *r, char *buf, size_t sz)
 	return buf;
 }
 
-void class_counts(const struct sitetab *t, unsigned long *c, unsigned long *fp,
-		  unsigned long *all)
+/*
+ * Sites per class, and over the integer-check sites (test_ubsan's
+ * deliberate ones left out): how many nobody has explained yet (class
+ * new) and how many of the explained ones are intentional (false
+ * positives). A rate is only given over the explained ones.
+ */
+void class_counts(const struct sitetab *t, struct counts *k)
 {
 	size_t i;
 	const struct site *s;
 
-	memset(c, 0, CLS_COUNT * sizeof(*c));
-	*fp = *all = 0;
+	memset(k, 0, sizeof(*k));
 	for (i = 0; i < t->n; i++) {
 		s = t->v[i];
-		c[s->cls]++;
+		k->cls[s->cls]++;
 		/* Deliberate reports are neither noise nor findings. */
 		if (s->cls == CLS_DELIBERATE)
 			continue;
 		if (!report_is_ubsan(&s->r) || !ubsan_int_kind(s->r.kind))
 			continue;
-		(*all)++;
+		k->int_sites++;
+		if (s->cls == CLS_NEW)
+			k->unexplained++;
 		if (s->cls == CLS_ANNOTATED || s->cls == CLS_BENIGN ||
 		    s->cls == CLS_IGNORELISTED)
-			(*fp)++;
+			k->intentional++;
 	}
+	k->explained = k->int_sites - k->unexplained;
 }
 
 void out_tsv(FILE *f, const struct sitetab *t)
@@ -174,14 +181,21 @@ void out_table(FILE *f, const struct sitetab *t, const struct logs *lg)
 
 void out_fprate(FILE *f, const struct sitetab *t)
 {
-	unsigned long c[CLS_COUNT], fp, all;
+	struct counts k;
 	int i;
 
-	class_counts(t, c, &fp, &all);
+	class_counts(t, &k);
 	for (i = 0; i < CLS_COUNT; i++)
-		fprintf(f, "%-12s %lu\n", cls_names[i], c[i]);
-	fprintf(f, "fp_rate      %lu/%lu = %.3f\n", fp, all,
-		all ? (double)fp / (double)all : 0.0);
+		fprintf(f, "%-12s %lu\n", cls_names[i], k.cls[i]);
+	fprintf(f, "int_sites    %lu\n", k.int_sites);
+	fprintf(f, "unexplained  %lu\n", k.unexplained);
+	if (k.explained)
+		fprintf(f, "fp_rate      %lu/%lu = %.3f\n", k.intentional,
+			k.explained,
+			(double)k.intentional / (double)k.explained);
+	else
+		fprintf(f, "fp_rate      %lu/%lu = -\n", k.intentional,
+			k.explained);
 }
 
 static void json_frame(FILE *f, const struct frame *fr, int last)
@@ -253,14 +267,16 @@ static void json_site(FILE *f, const struct site *s, const struct logs *lg)
 		json_frame(f, &r->frames[i], i == r->nframes - 1);
 	}
 	fprintf(f, "]");
-	fprintf(f, ",\n      \"corrupted\": %s\n    }",
+	fprintf(f, ",\n      \"corrupted\": %s",
 		r->corrupted ? "true" : "false");
+	fprintf(f, ",\n      \"truncated\": %s\n    }",
+		r->truncated ? "true" : "false");
 #undef FIELD
 }
 
 void out_json(FILE *f, const struct sitetab *t, const struct logs *lg)
 {
-	unsigned long c[CLS_COUNT], fp, all;
+	struct counts k;
 	size_t i;
 	int j;
 
@@ -278,15 +294,20 @@ void out_json(FILE *f, const struct sitetab *t, const struct logs *lg)
 		json_site(f, t->v[i], lg);
 		fputs(i + 1 < t->n ? ",\n" : "\n", f);
 	}
-	class_counts(t, c, &fp, &all);
+	class_counts(t, &k);
 	fprintf(f,
 		"  ],\n  \"summary\": {\n    \"reports\": %lu,\n"
 		"    \"sites\": %zu",
 		t->reports, t->n);
 	for (j = 0; j < CLS_COUNT; j++)
-		fprintf(f, ",\n    \"%s\": %lu", cls_names[j], c[j]);
-	fprintf(f, ",\n    \"int_sanitizer_sites\": %lu", all);
-	fprintf(f, ",\n    \"false_positive_sites\": %lu", fp);
-	fprintf(f, ",\n    \"fp_rate\": %.4f\n  }\n}\n",
-		all ? (double)fp / (double)all : 0.0);
+		fprintf(f, ",\n    \"%s\": %lu", cls_names[j], k.cls[j]);
+	fprintf(f, ",\n    \"int_sanitizer_sites\": %lu", k.int_sites);
+	fprintf(f, ",\n    \"unexplained_sites\": %lu", k.unexplained);
+	fprintf(f, ",\n    \"explained_sites\": %lu", k.explained);
+	fprintf(f, ",\n    \"false_positive_sites\": %lu", k.intentional);
+	if (k.explained)
+		fprintf(f, ",\n    \"fp_rate\": %.4f\n  }\n}\n",
+			(double)k.intentional / (double)k.explained);
+	else
+		fputs(",\n    \"fp_rate\": null\n  }\n}\n", f);
 }

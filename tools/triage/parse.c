@@ -1,177 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Report parser: a line-driven state machine with one slot per reporting
- * task (caller prefix), so that interleaved reports stay apart.
+ * context (caller prefix), so that interleaved reports stay apart. Each
+ * slot keeps its report's lines; when the report closes, the tables of
+ * formats.c give it its title, guilty function and corrupted flag.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "triage.h"
-
-enum fsrc {
-	FS_NONE, /* title has no function */
-	FS_STACK, /* first frame that is not machinery */
-	FS_RIP, /* RIP function, else stack */
-	FS_HDR, /* function named in the header, else RIP, else stack */
-	FS_HUNG, /* stack, also skipping scheduler functions */
-};
-
-enum pflags {
-	P_UBSAN = 1, /* "UBSAN: kind in file:line:col" */
-	P_OOPS = 2, /* continuation of a report that has no stack yet */
-	P_INFN = 4, /* "<msg> in func": KASAN, KFENCE */
-	P_SITE_AT = 8, /* "... at FILE:LINE func+0x" */
-	P_SITE_BUG = 16, /* "kernel BUG at FILE:LINE!" */
-	P_MSG = 32, /* msg = rest of the line */
-	P_PANIC = 64,
-};
-
-struct pattern {
-	const char *prefix; /* at the start of the line, after prefixes */
-	const char *need; /* must also occur in the line, or NULL */
-	const char *kind;
-	const char *title; /* %K kind, %F function, %M message, %A access */
-	int fsrc;
-	int flags;
-};
-
-/* The one table of report headers. Order matters: first match wins. */
-static const struct pattern patterns[] = {
-	{ "UBSAN: ", NULL, "ubsan", "UBSAN: %K in %F", FS_STACK, P_UBSAN },
-	{ "BUG: KASAN: ", NULL, "kasan", "KASAN: %M%A in %F", FS_HDR, P_INFN },
-	{ "BUG: KFENCE: ", NULL, "kfence", "KFENCE: %M in %F", FS_HDR, P_INFN },
-	{ "BUG: unable to handle page fault", NULL, "paging-request",
-	  "BUG: unable to handle kernel paging request in %F", FS_RIP, 0 },
-	{ "BUG: unable to handle kernel paging request", NULL, "paging-request",
-	  "BUG: unable to handle kernel paging request in %F", FS_RIP, 0 },
-	{ "BUG: unable to handle kernel NULL pointer dereference", NULL,
-	  "null-ptr-deref",
-	  "BUG: unable to handle kernel NULL pointer dereference in %F", FS_RIP,
-	  0 },
-	{ "BUG: kernel NULL pointer dereference", NULL, "null-ptr-deref",
-	  "BUG: unable to handle kernel NULL pointer dereference in %F", FS_RIP,
-	  0 },
-	{ "BUG: soft lockup", NULL, "soft-lockup", "BUG: soft lockup in %F",
-	  FS_RIP, 0 },
-	{ "watchdog: BUG: soft lockup", NULL, "soft-lockup",
-	  "BUG: soft lockup in %F", FS_RIP, 0 },
-	{ "BUG: scheduling while atomic", NULL, "scheduling-while-atomic",
-	  "BUG: scheduling while atomic in %F", FS_STACK, 0 },
-	{ "BUG: sleeping function called from invalid context", NULL,
-	  "sleep-in-atomic",
-	  "BUG: sleeping function called from invalid context in %F", FS_STACK,
-	  0 },
-	{ "BUG: ", NULL, "bug", "BUG: %M", FS_NONE, P_MSG },
-	{ "general protection fault", NULL, "general-protection-fault",
-	  "general protection fault in %F", FS_RIP, P_OOPS },
-	{ "kernel BUG at ", NULL, "kernel-bug", "kernel BUG in %F", FS_RIP,
-	  P_SITE_BUG },
-	{ "invalid opcode: ", NULL, "invalid-opcode", "invalid opcode in %F",
-	  FS_RIP, P_OOPS },
-	{ "divide error: ", NULL, "divide-error", "divide error in %F", FS_RIP,
-	  P_OOPS },
-	{ "Oops: ", NULL, "oops", "Oops in %F", FS_RIP, P_OOPS },
-	{ "WARNING: CPU: ", " at ", "warning", "WARNING in %F", FS_HDR,
-	  P_SITE_AT },
-	{ "WARNING: ", NULL, "warning", "WARNING: %M", FS_NONE, P_MSG },
-	{ "Kernel panic - not syncing: ", NULL, "panic", "kernel panic: %M",
-	  FS_NONE, P_MSG | P_PANIC },
-	{ "INFO: task ", "blocked for more than", "hung-task",
-	  "INFO: task hung in %F", FS_HUNG, 0 },
-	{ "INFO: rcu_", "stall", "rcu-stall", "INFO: rcu detected stall in %F",
-	  FS_STACK, 0 },
-	{ "rcu: INFO: rcu_", "stall", "rcu-stall",
-	  "INFO: rcu detected stall in %F", FS_STACK, 0 },
-};
-
-#define NPATTERNS ((int)(sizeof(patterns) / sizeof(patterns[0])))
-
-enum mflags {
-	M_ALL = 1, /* never the guilty function */
-	M_MEM = 2, /* memory helpers: skipped for KASAN/KFENCE */
-	M_SCHED = 4, /* scheduler: skipped for hung tasks */
-};
-
-/* The one table of sanitizer and printing machinery ('*' = prefix). */
-static const struct {
-	const char *name;
-	int flags;
-} machinery[] = {
-	{ "dump_stack*", M_ALL },
-	{ "__dump_stack", M_ALL },
-	{ "show_stack*", M_ALL },
-	{ "show_trace_log_lvl", M_ALL },
-	{ "show_regs", M_ALL },
-	{ "__show_regs", M_ALL },
-	{ "dump_backtrace*", M_ALL },
-	{ "ubsan_*", M_ALL },
-	{ "__ubsan_*", M_ALL },
-	/* lib/ubsan.c's static helpers, when not inlined */
-	{ "handle_overflow", M_ALL },
-	{ "handle_null_ptr_deref", M_ALL },
-	{ "handle_misaligned_access", M_ALL },
-	{ "handle_object_size_mismatch", M_ALL },
-	{ "printk*", M_ALL },
-	{ "console_*", M_ALL },
-	{ "_printk*", M_ALL },
-	{ "vprintk*", M_ALL },
-	{ "report_*", M_ALL },
-	{ "panic", M_ALL },
-	{ "check_panic_on_warn", M_ALL },
-	{ "warn_*", M_ALL },
-	{ "__warn*", M_ALL },
-	{ "handle_bug", M_ALL },
-	{ "exc_invalid_op", M_ALL },
-	{ "asm_exc_*", M_ALL },
-	{ "exc_page_fault", M_ALL },
-	{ "do_error_trap", M_ALL },
-	{ "do_trap", M_ALL },
-	{ "die", M_ALL },
-	{ "__die*", M_ALL },
-	{ "oops_*", M_ALL },
-	{ "page_fault_oops", M_ALL },
-	{ "kernelmode_fixup_or_oops", M_ALL },
-	{ "__bad_area_nosemaphore", M_ALL },
-	{ "bad_area*", M_ALL },
-	{ "do_user_addr_fault", M_ALL },
-	{ "do_kern_addr_fault", M_ALL },
-	{ "no_context", M_ALL },
-	{ "kasan_*", M_ALL },
-	{ "__kasan_*", M_ALL },
-	{ "__asan_*", M_ALL },
-	{ "asan_*", M_ALL },
-	{ "check_memory_region*", M_ALL },
-	{ "print_address_description*", M_ALL },
-	{ "print_report", M_ALL },
-	{ "describe_object*", M_ALL },
-	{ "kfence_*", M_ALL },
-	{ "__kfence_*", M_ALL },
-	{ "lockdep_*", M_ALL },
-	{ "memcpy*", M_MEM },
-	{ "memmove*", M_MEM },
-	{ "memset*", M_MEM },
-	{ "memcmp", M_MEM },
-	{ "strlen", M_MEM },
-	{ "strcpy", M_MEM },
-	{ "strncpy", M_MEM },
-	{ "copy_user*", M_MEM },
-	{ "_copy_to_user", M_MEM },
-	{ "_copy_from_user", M_MEM },
-	{ "__schedule", M_SCHED },
-	{ "schedule*", M_SCHED },
-	{ "io_schedule*", M_SCHED },
-	{ "context_switch", M_SCHED },
-	{ "__switch_to*", M_SCHED },
-	{ "do_wait_for_common", M_SCHED },
-	{ "__wait_for_common", M_SCHED },
-	{ "wait_for_completion*", M_SCHED },
-	{ "rwsem_down_*", M_SCHED },
-	{ "__mutex_lock*", M_SCHED },
-	{ "mutex_lock*", M_SCHED },
-	{ "ret_from_fork*", M_SCHED },
-};
 
 /* Kind inference for "Undefined behaviour" reports: first match wins. */
 static const struct {
@@ -202,7 +42,16 @@ static const struct {
 	{ "variable length array bound", "vla-bound" },
 };
 
-enum { ST_FREE, ST_PENDING, ST_DETAIL, ST_BODY };
+/*
+ * ST_LINGER: a report displaced by another one (or by too many lines not
+ * its own) is not finished at once: like syzkaller, which reads a report
+ * to the end of the log, it keeps its context's lines, for its title in
+ * a caller context (else up to the next header) and for the corrupted
+ * check, until the log ends, its slot is needed or a panic comes.
+ */
+enum { ST_FREE, ST_PENDING, ST_DETAIL, ST_BODY, ST_LINGER };
+/* How a report ends: whole, displaced (lingers), or now (finished). */
+enum { END_WHOLE, END_DISPLACED, END_NOW };
 enum { FR_NONE, FR_EQ, FR_CUT };
 
 /* A report slot gives up after this many lines that are not its own. */
@@ -210,34 +59,17 @@ enum { FR_NONE, FR_EQ, FR_CUT };
 /* A panic this close after a report is that report's consequence. */
 #define PANIC_WINDOW 100
 
-/* Lines that may start a report: their first two characters. */
-static unsigned char first_pair[256 * 256];
-static size_t prefix_len[sizeof(patterns) / sizeof(patterns[0])];
-
-static void init_tables(void)
-{
-	const unsigned char *pf;
-	int i;
-
-	if (first_pair['=' << 8 | '='])
-		return;
-	for (i = 0; i < NPATTERNS; i++) {
-		pf = (const unsigned char *)patterns[i].prefix;
-		prefix_len[i] = strlen(patterns[i].prefix);
-		first_pair[pf[0] << 8 | pf[1]] = 1;
-	}
-	first_pair['=' << 8 | '='] = first_pair['-' << 8 | '-'] = 1;
-}
-
-static int may_start(const char *s, size_t n)
-{
-	return n >= 2 &&
-	       first_pair[(unsigned char)s[0] << 8 | (unsigned char)s[1]];
-}
+/* Report text kept per slot, for the tables (formats.c). */
+#define TEXT_MAX (128u << 10)
+#define TEXT_LINES 2048
+#define TEXT_LINE_MAX 1024
+/* A panic after this many lines ends the report it falls in. */
+#define PANIC_MIN_LINES 22
+#define PANIC_MIN_LINES_KMSAN 16
 
 int report_is_ubsan(const struct report *r)
 {
-	return (patterns[r->pattern].flags & P_UBSAN) != 0;
+	return r->fam == FAM_UBSAN;
 }
 
 static int unsigned_type(const char *t)
@@ -264,32 +96,6 @@ const char *infer_kind(const char *detail)
 		return kind_rules[i].kind;
 	}
 	return "undefined-behaviour";
-}
-
-int is_machinery(const char *func, int pattern)
-{
-	char name[FUNC_MAX];
-	size_t i, k;
-	int mask = M_ALL;
-	const char *pn;
-
-	if (pattern >= 0 && pattern < NPATTERNS) {
-		if (patterns[pattern].flags & P_INFN)
-			mask |= M_MEM;
-		if (patterns[pattern].fsrc == FS_HUNG)
-			mask |= M_SCHED;
-	}
-	tl_norm_func(func, name, sizeof(name));
-	for (i = 0; i < sizeof(machinery) / sizeof(machinery[0]); i++) {
-		if (!(machinery[i].flags & mask))
-			continue;
-		pn = machinery[i].name;
-		k = strlen(pn);
-		if (pn[k - 1] == '*' ? !strncmp(name, pn, k - 1) :
-				       !strcmp(name, pn))
-			return 1;
-	}
-	return 0;
 }
 
 int ubsan_int_kind(const char *kind)
@@ -364,28 +170,6 @@ int sanitizer_names(const struct report *r, const char **names, int max)
 	return n;
 }
 
-static int match_header(const char *s, size_t n)
-{
-	int i, j;
-
-	if (!may_start(s, n))
-		return -1;
-	if (tl_starts(s, n, "Oops: ")) {
-		j = match_header(s + 6, n - 6);
-		if (j >= 0 && (patterns[j].flags & P_OOPS))
-			return j;
-	}
-	for (i = 0; i < NPATTERNS; i++) {
-		if (patterns[i].prefix[0] != s[0] || n < prefix_len[i] ||
-		    memcmp(s, patterns[i].prefix, prefix_len[i]))
-			continue;
-		if (patterns[i].need && !tl_find(s, n, patterns[i].need))
-			continue;
-		return i;
-	}
-	return -1;
-}
-
 static int is_eq_line(const char *s, size_t n)
 {
 	size_t i;
@@ -399,39 +183,71 @@ static int is_eq_line(const char *s, size_t n)
 
 static int is_cut_line(const char *s, size_t n)
 {
-	return tl_starts(s, n, "------------[ cut here ]");
+	return n >= 24 && s[0] == '-' &&
+	       !memcmp(s, "------------[ cut here ]", 24);
 }
 
-static struct slot *slot_find(struct parser *p, unsigned long caller)
+static int slot_active(const struct slot *s)
+{
+	return s->state != ST_FREE && s->state != ST_LINGER;
+}
+
+static struct slot *slot_find(struct parser *p, unsigned long ctx)
 {
 	int i;
 
 	for (i = 0; i < NSLOTS; i++)
-		if (p->slots[i].state != ST_FREE &&
-		    p->slots[i].caller == caller)
+		if (slot_active(&p->slots[i]) && p->slots[i].ctx == ctx)
 			return &p->slots[i];
 	return NULL;
 }
 
-static void slot_close(struct parser *p, struct slot *s, int ended)
+static void finish_report(struct parser *p, struct slot *s);
+
+static void slot_finish(struct parser *p, struct slot *s)
+{
+	if (s->state == ST_LINGER)
+		p->nlinger--;
+	else
+		p->nactive--;
+	if (s->state == ST_DETAIL || s->state == ST_BODY ||
+	    s->state == ST_LINGER) {
+		finish_report(p, s);
+		if (p->cb)
+			p->cb(p->ctx, &s->r);
+	}
+	s->state = ST_FREE;
+}
+
+static void slot_text(struct slot *s, const char *t, size_t n);
+
+/* l: the line that displaces the report (it is still the report's text). */
+static void slot_close(struct parser *p, struct slot *s, int how,
+		       const struct logline *l)
 {
 	struct report *r = &s->r;
 	int needs_end = s->framing != FR_NONE || r->trapped ||
 			report_is_ubsan(r);
 
 	if (s->state == ST_DETAIL || s->state == ST_BODY) {
-		r->corrupted = (needs_end && !ended) || r->nframes == 0;
-		report_finish(r);
-		if (p->cb)
-			p->cb(p->ctx, r);
+		r->truncated = needs_end && how != END_WHOLE;
 		p->last_end = p->lineno;
 		p->have_last_end = 1;
+		if (how == END_DISPLACED) {
+			if (s->tend < 0 && s->ctx <= CTX_CONSOLE)
+				s->tend = s->tlines;
+			if (l)
+				slot_text(s, l->body, l->bn);
+			s->state = ST_LINGER;
+			p->nactive--;
+			p->nlinger++;
+			return;
+		}
 	}
-	s->state = ST_FREE;
-	p->nactive--;
+	slot_finish(p, s);
 }
 
-static struct slot *slot_new(struct parser *p, unsigned long caller)
+static struct slot *slot_new(struct parser *p, unsigned long ctx)
 {
 	struct slot *s, *old = NULL;
 	int i;
@@ -444,19 +260,53 @@ static struct slot *slot_new(struct parser *p, unsigned long caller)
 			old = s;
 	}
 	if (i == NSLOTS) {
-		slot_close(p, old, 0);
+		slot_close(p, old, END_NOW, NULL);
 		s = old;
 	}
 	p->nactive++;
-	s->caller = caller;
+	s->ctx = ctx;
 	s->junk = 0;
 	s->ndetail = 0;
 	s->detail_guess = 0;
 	s->stack_done = 0;
+	s->cpu_traceback = 0;
 	s->age = ++p->age;
 	s->framing = FR_NONE;
 	s->state = ST_PENDING;
+	s->tlen = 0;
+	s->tlines = 0;
+	s->tend = -1;
 	return s;
+}
+
+/*
+ * Keep a line of the report for the tables; beyond the cap it is lost.
+ * The kernel prints no line longer than 1024 bytes: longer is cut.
+ */
+static void slot_text(struct slot *s, const char *t, size_t n)
+{
+	size_t cap;
+	char *nt;
+
+	if (n > TEXT_LINE_MAX)
+		n = TEXT_LINE_MAX;
+	if (s->tlines >= TEXT_LINES || s->tlen + n + 1 > TEXT_MAX)
+		return;
+	if (s->tlen + n + 1 > s->tcap) {
+		for (cap = s->tcap ? s->tcap : 4096; cap < s->tlen + n + 1;)
+			cap *= 2;
+		if (cap > TEXT_MAX)
+			cap = TEXT_MAX;
+		nt = realloc(s->text, cap);
+		if (!nt)
+			return;
+		s->text = nt;
+		s->tcap = cap;
+	}
+	memcpy(s->text + s->tlen, t, n);
+	s->tlen += n;
+	s->text[s->tlen++] = '\n';
+	s->tlines++;
 }
 
 /* "file:line:col" or "file:line" into r->file, r->line, r->col. */
@@ -510,26 +360,14 @@ static void set_kind(char *dst, const char *s, size_t n)
 	}
 }
 
-/* Function after s (a frame or a bare identifier) into dst. */
-static void parse_func(char *dst, const char *s, size_t n)
-{
-	struct frame f;
-	size_t i = 0;
-
-	if (tl_frame(s, n, &f)) {
-		tl_copy(dst, FUNC_MAX, f.func, strlen(f.func));
-		return;
-	}
-	while (i < n && s[i] != ' ' && s[i] != '(' && s[i] != ',')
-		i++;
-	tl_copy(dst, FUNC_MAX, s, i);
-}
-
+/* s: "UBSAN:" and the rest of the line. */
 static void parse_ubsan(struct report *r, const char *s, size_t n)
 {
-	const char *b = s + 7, *end = s + n, *in, *loc;
+	const char *b = s + 6, *end = s + n, *in, *loc;
 	struct frame f;
 
+	if (b < end && *b == ' ')
+		b++;
 	in = tl_find(b, (size_t)(end - b), " in ");
 	if (!in)
 		in = tl_find(b, (size_t)(end - b), " at ");
@@ -549,86 +387,78 @@ static void parse_ubsan(struct report *r, const char *s, size_t n)
 		parse_site(r, loc, (size_t)(end - loc));
 }
 
-static void parse_header(struct report *r, const struct pattern *pt,
-			 const char *s, size_t n)
+/* The header's own facts: a UBSAN site, a WARNING's or a BUG's file:line. */
+static void parse_header(struct report *r, const char *s, size_t n)
 {
-	const char *b = s + strlen(pt->prefix), *end = s + n, *a, *sp;
+	const char *end = s + n, *a, *sp;
 
-	if (pt->flags & P_UBSAN) {
+	if (r->fam == FAM_UBSAN) {
 		parse_ubsan(r, s, n);
 		return;
 	}
 	tl_copy(r->detail, sizeof(r->detail), s, n);
-	if (pt->flags & P_MSG)
-		tl_copy(r->msg, sizeof(r->msg), b, (size_t)(end - b));
-	if (pt->flags & P_INFN) {
-		a = tl_find(b, (size_t)(end - b), " in ");
-		if (a) {
-			tl_copy(r->msg, sizeof(r->msg), b, (size_t)(a - b));
-			parse_func(r->hdr_func, a + 4, (size_t)(end - a - 4));
-		} else {
-			tl_copy(r->msg, sizeof(r->msg), b, (size_t)(end - b));
-		}
-	}
-	if (pt->flags & P_SITE_AT) {
-		a = tl_find(b, (size_t)(end - b), " at ");
+	if (r->fam == FAM_WARNING && tl_starts(s, n, "WARNING: CPU: ")) {
+		a = tl_find(s, n, " at ");
 		if (a) {
 			a += 4;
 			sp = memchr(a, ' ', (size_t)(end - a));
 			parse_site(r, a, (size_t)((sp ? sp : end) - a));
-			if (sp)
-				parse_func(r->hdr_func, sp + 1,
-					   (size_t)(end - sp - 1));
 		}
 	}
-	if (pt->flags & P_SITE_BUG) {
-		a = memchr(b, '!', (size_t)(end - b));
-		parse_site(r, b, (size_t)((a ? a : end) - b));
+	if (r->fam == FAM_KBUG && tl_starts(s, n, "kernel BUG at ")) {
+		s += 14;
+		a = memchr(s, '!', (size_t)(end - s));
+		parse_site(r, s, (size_t)((a ? a : end) - s));
 	}
 }
 
-static void start_report(struct parser *p, struct slot *s, int pat,
+/* A panic right after a report (Fatal exception, panic_on_warn). */
+static int consequence(struct parser *p, int fam, const struct logline *l)
+{
+	return (fam_flags(fam) & FF_PANIC) && p->have_last_end &&
+	       p->lineno - p->last_end <= PANIC_WINDOW &&
+	       (tl_find(l->s, l->n, "Fatal exception") ||
+		tl_find(l->s, l->n, "panic_on_warn"));
+}
+
+static void start_report(struct parser *p, struct slot *s, int fam, size_t hpos,
 			 const struct logline *l)
 {
 	struct report *r = &s->r;
-	const char *b;
+	const char *h = l->s + hpos;
+	size_t hn = l->n - hpos;
 
-	/* A panic right after a report (Fatal exception, panic_on_warn). */
-	if ((patterns[pat].flags & P_PANIC) && p->have_last_end &&
-	    p->lineno - p->last_end <= PANIC_WINDOW &&
-	    (tl_find(l->s, l->n, "Fatal exception") ||
-	     tl_find(l->s, l->n, "panic_on_warn"))) {
+	if (consequence(p, fam, l)) {
 		s->state = ST_FREE;
 		p->nactive--;
 		return;
 	}
 	memset(r, 0, sizeof(*r));
-	r->pattern = pat;
+	r->fam = fam;
 	r->log = p->log;
 	r->lineno = p->lineno;
-	b = l->s;
-	if (tl_starts(b, l->n, "Oops: ") &&
-	    strcmp(patterns[pat].prefix, "Oops: "))
-		b += 6;
-	parse_header(r, &patterns[pat], b, l->n - (size_t)(b - l->s));
-	s->state = (patterns[pat].flags & P_UBSAN) ? ST_DETAIL : ST_BODY;
+	parse_header(r, h, hn);
+	s->kmsan = fam == FAM_BUG && tl_find(h, hn, "BUG: KMSAN:");
+	s->tlen = 0;
+	s->tlines = 0;
+	slot_text(s, h, hn);
+	s->state = fam == FAM_UBSAN ? ST_DETAIL : ST_BODY;
 }
 
-static void idle_line(struct parser *p, const struct logline *l)
+static void idle_line(struct parser *p, const struct logline *l, int fam,
+		      size_t hpos)
 {
 	struct slot *s;
-	int pat;
 
 	if (is_eq_line(l->s, l->n) || is_cut_line(l->s, l->n)) {
-		s = slot_new(p, l->caller);
+		s = slot_new(p, l->ctx);
 		s->framing = l->s[0] == '=' ? FR_EQ : FR_CUT;
 		return;
 	}
-	pat = match_header(l->s, l->n);
-	if (pat < 0)
+	if (fam < 0)
 		return;
-	s = slot_new(p, l->caller);
-	start_report(p, s, pat, l);
+	s = slot_new(p, l->ctx);
+	start_report(p, s, fam, hpos, l);
 }
 
 /* Prefixes of lines that belong to a report but carry nothing we keep. */
@@ -715,7 +545,16 @@ static int is_hexdump_line(const char *s, size_t n)
 
 static int is_named_context(const char *s, size_t n)
 {
+	static unsigned char first[256];
 	size_t i;
+
+	if (!first['H']) /* the prefixes' first characters */
+		for (i = 0;
+		     i < sizeof(context_prefixes) / sizeof(context_prefixes[0]);
+		     i++)
+			first[(unsigned char)context_prefixes[i][0]] = 1;
+	if (!n || !first[(unsigned char)s[0]])
+		return 0;
 
 	for (i = 0; i < sizeof(context_prefixes) / sizeof(context_prefixes[0]);
 	     i++)
@@ -819,21 +658,14 @@ static void body_line(struct parser *p, struct slot *s, const struct logline *l)
 		}
 		goto context;
 	}
-	if (is_context(l->s, l->n)) {
-		if (!r->access[0] && (patterns[r->pattern].flags & P_INFN)) {
-			if (tl_starts(l->s, l->n, "Read of size"))
-				strcpy(r->access, " Read");
-			else if (tl_starts(l->s, l->n, "Write of size"))
-				strcpy(r->access, " Write");
-		}
+	if (is_context(l->s, l->n))
 		goto context;
-	}
 	if (s->state == ST_DETAIL && s->ndetail < 4) {
 		take_detail(s, l->s, l->n);
 		goto plausible;
 	}
 	if (++s->junk > JUNK_LIMIT)
-		slot_close(p, s, 0);
+		slot_close(p, s, END_DISPLACED, l);
 	return;
 context:
 	if (r->nframes && !tl_starts(l->s, l->n, "Call Trace"))
@@ -843,24 +675,121 @@ plausible:
 	s->junk = 0;
 }
 
-static void slot_line(struct parser *p, struct slot *s, const struct logline *l)
+/* A frame printed with "? ": syzkaller leaves it out of a report. */
+static int questionable(const struct logline *l)
+{
+	if (l->ctx == CTX_NONE)
+		return 0;
+	if (!(memchr(l->body, '?', l->bn) && tl_find(l->body, l->bn, " ? ")) &&
+	    !(l->n > 13 && !memcmp(l->s + l->n - 13, " (unreliable)", 13)))
+		return 0;
+	return !tl_find(l->s, l->n, "<EOI>");
+}
+
+/* Lines kept out of a report's text. */
+static int not_text(const struct logline *l)
+{
+	return (l->marks & FF_QUIET) || questionable(l);
+}
+
+/* After enough of a report, a panic (or lockdep) is only its echo. */
+static int echo_after(const struct slot *s, const struct logline *l)
+{
+	int min = s->kmsan ? PANIC_MIN_LINES_KMSAN : PANIC_MIN_LINES;
+
+	return s->tlines > min &&
+	       (tl_find(l->s, l->n, "Kernel panic - not syncing") ||
+		tl_find(l->s, l->n,
+			"WARNING: possible circular locking dependency "
+			"detected"));
+}
+
+/* A header inside a report: does it end the report? */
+static int header_in_report(struct parser *p, struct slot *s, int fam,
+			    const struct logline *l)
 {
 	struct report *r = &s->r;
-	int pat;
+	int flags = fam_flags(fam);
 
+	if ((flags & FF_OOPS) && report_is_ubsan(r) && !r->nframes &&
+	    !r->has_rip) {
+		/* the oops of a trap: the same report */
+		r->trapped = 1;
+		s->state = ST_BODY;
+		s->junk = 0;
+		slot_text(s, l->body, l->bn);
+		return 0;
+	}
+	if ((flags & FF_PANIC) && echo_after(s, l)) {
+		/* its consequence: the report is whole */
+		slot_close(p, s, END_WHOLE, NULL);
+		return 0;
+	}
+	if (flags & FF_CONT) {
+		slot_text(s, l->body, l->bn);
+		return 0;
+	}
+	return 1;
+}
+
+/* A displaced report's own context goes on: keep it for the tables. */
+static void linger_line(struct parser *p, const struct logline *l)
+{
+	struct slot *s;
+	int i;
+
+	for (i = 0; i < NSLOTS; i++) {
+		s = &p->slots[i];
+		if (s->state != ST_LINGER ||
+		    (s->ctx != l->ctx &&
+		     !(s->cpu_traceback && (l->ctx & 0xff) == 'C')))
+			continue;
+		if (not_text(l))
+			continue;
+		if (echo_after(s, l)) {
+			slot_finish(p, s);
+			continue;
+		}
+		if (l->marks & FF_NMI)
+			s->cpu_traceback = 1;
+		slot_text(s, l->body, l->bn);
+		if (s->tlines >= TEXT_LINES)
+			slot_finish(p, s);
+	}
+}
+
+/*
+ * Without a caller id syzkaller's title text ends at the next header,
+ * whoever prints it: freeze the title part of such reports.
+ */
+static void end_title_text(struct parser *p)
+{
+	int i;
+
+	for (i = 0; i < NSLOTS; i++)
+		if (p->slots[i].state != ST_FREE &&
+		    p->slots[i].state != ST_PENDING &&
+		    p->slots[i].ctx <= CTX_CONSOLE && p->slots[i].tend < 0)
+			p->slots[i].tend = p->slots[i].tlines;
+}
+
+static void slot_line(struct parser *p, struct slot *s, const struct logline *l,
+		      int fam, size_t hpos)
+{
 	if (is_eq_line(l->s, l->n)) {
 		if (s->state == ST_PENDING) {
 			s->framing = FR_EQ;
 			return;
 		}
 		if (s->framing == FR_EQ ||
-		    (s->framing == FR_NONE && report_is_ubsan(r) &&
-		     !r->trapped)) {
-			slot_close(p, s, 1);
+		    (s->framing == FR_NONE && report_is_ubsan(&s->r) &&
+		     !s->r.trapped)) {
+			slot_text(s, l->body, l->bn);
+			slot_close(p, s, END_WHOLE, NULL);
 			return;
 		}
-		slot_close(p, s, 0);
-		idle_line(p, l);
+		slot_close(p, s, END_DISPLACED, l);
+		idle_line(p, l, fam, hpos);
 		return;
 	}
 	if (is_cut_line(l->s, l->n)) {
@@ -868,73 +797,111 @@ static void slot_line(struct parser *p, struct slot *s, const struct logline *l)
 			s->framing = FR_CUT;
 			return;
 		}
-		slot_close(p, s, 0);
-		idle_line(p, l);
+		slot_close(p, s, END_DISPLACED, l);
+		idle_line(p, l, fam, hpos);
 		return;
 	}
-	pat = match_header(l->s, l->n);
 	if (s->state == ST_PENDING) {
-		if (pat >= 0) {
-			start_report(p, s, pat, l);
+		if (fam >= 0) {
+			start_report(p, s, fam, hpos, l);
 		} else if (++s->junk > 3) {
 			s->state = ST_FREE;
 			p->nactive--;
 		}
 		return;
 	}
-	if (pat >= 0) {
-		if ((patterns[pat].flags & P_OOPS) && !r->nframes &&
-		    !r->has_rip) {
-			if (report_is_ubsan(r))
-				r->trapped = 1;
-			s->state = ST_BODY;
-			s->junk = 0;
-			return;
+	if (fam >= 0) {
+		if (header_in_report(p, s, fam, l)) {
+			slot_close(p, s, END_DISPLACED, l);
+			idle_line(p, l, fam, hpos);
 		}
-		slot_close(p, s, 0);
-		idle_line(p, l);
 		return;
 	}
-	if (tl_starts(l->s, l->n, "---[ end ")) {
-		slot_close(p, s, 1);
+	if (l->n >= 9 && l->s[0] == '-' && !memcmp(l->s, "---[ end ", 9)) {
+		slot_text(s, l->body, l->bn);
+		slot_close(p, s, END_WHOLE, NULL);
 		return;
 	}
+	if (l->marks & FF_NOISE) {
+		slot_close(p, s, END_DISPLACED, l);
+		return;
+	}
+	if (l->marks & FF_NMI)
+		s->cpu_traceback = 1;
+	if (!not_text(l))
+		slot_text(s, l->body, l->bn);
 	body_line(p, s, l);
+}
+
+/* Another CPU's backtrace lines, asked for by a report ("Sending NMI"). */
+static struct slot *traceback_slot(struct parser *p, const struct logline *l)
+{
+	int i;
+
+	if ((l->ctx & 0xff) != 'C')
+		return NULL;
+	for (i = 0; i < NSLOTS; i++)
+		if (p->slots[i].state == ST_BODY && p->slots[i].cpu_traceback)
+			return &p->slots[i];
+	return NULL;
 }
 
 void parser_line(struct parser *p, const char *raw, size_t n)
 {
 	struct logline l;
 	struct slot *s;
+	size_t hpos = 0;
+	int fam;
 
 	p->lineno++;
 	tl_split(raw, n, &l);
-	if (!p->nactive) {
-		if (may_start(l.s, l.n))
-			idle_line(p, &l);
+	fam = fam_scan(l.s, l.n, &hpos);
+	if (fam >= 0 && hpos && l.ctx == CTX_NONE)
+		tl_resplit(&l, &hpos);
+	l.marks = 0;
+	if (!p->nactive && !p->nlinger) {
+		if (fam >= 0 || (l.n && (l.s[0] == '=' || l.s[0] == '-')))
+			idle_line(p, &l, fam, hpos);
 		return;
 	}
-	s = slot_find(p, l.caller);
+	l.marks = fam_marks(l.s, l.n);
+	if ((fam >= 0 && !(fam_flags(fam) & FF_CONT)) || (l.marks & FF_NOISE))
+		end_title_text(p);
+	if (p->nlinger)
+		linger_line(p, &l);
+	s = slot_find(p, l.ctx);
+	if (!s && fam < 0)
+		s = traceback_slot(p, &l);
 	if (s) {
 		s->age = ++p->age;
-		slot_line(p, s, &l);
-	} else if (may_start(l.s, l.n)) {
-		idle_line(p, &l);
+		slot_line(p, s, &l, fam, hpos);
+	} else {
+		idle_line(p, &l, fam, hpos);
 	}
 }
 
 void parser_init(struct parser *p, report_cb cb, void *ctx)
 {
 	memset(p, 0, sizeof(*p));
-	init_tables();
+	fam_init();
 	p->cb = cb;
 	p->ctx = ctx;
 }
 
 void parser_free(struct parser *p)
 {
+	int i;
+
+	for (i = 0; i < NSLOTS; i++) {
+		free(p->slots[i].text);
+		p->slots[i].text = NULL;
+		p->slots[i].tcap = 0;
+	}
 	free(p->buf);
 	p->buf = NULL;
+	free(p->lines);
+	p->lines = NULL;
+	p->nlines = 0;
 }
 
 void parser_begin_log(struct parser *p, int log)
@@ -950,7 +917,7 @@ void parser_end_log(struct parser *p)
 
 	for (i = 0; i < NSLOTS; i++)
 		if (p->slots[i].state != ST_FREE)
-			slot_close(p, &p->slots[i], 0);
+			slot_close(p, &p->slots[i], END_NOW, NULL);
 }
 
 /* Feed whole lines of data; a final partial line only if final. */
@@ -1014,21 +981,23 @@ int parser_read_fd(struct parser *p, int fd)
 	return 0;
 }
 
-static const char *choose_func(const struct report *r)
+/*
+ * A UBSAN report's function is the frame the site is in: the first
+ * reliable frame past the sanitizer runtime and the stack printing. A
+ * trap's is the RIP's.
+ */
+static const char *ubsan_func(const struct report *r)
 {
-	int src = patterns[r->pattern].fsrc;
 	int i;
 
-	if (src == FS_NONE)
-		return "";
-	if (r->hdr_func[0] && !is_machinery(r->hdr_func, r->pattern))
+	if (r->hdr_func[0] && !never_guilty_ubsan(r->hdr_func))
 		return r->hdr_func;
-	if ((src == FS_RIP || src == FS_HDR || r->trapped) && r->has_rip &&
-	    r->rip_kernel && !is_machinery(r->rip.func, r->pattern))
+	if (r->trapped && r->has_rip && r->rip_kernel &&
+	    !never_guilty_ubsan(r->rip.func))
 		return r->rip.func;
 	for (i = 0; i < r->nframes; i++)
 		if (!r->frames[i].unreliable &&
-		    !is_machinery(r->frames[i].func, r->pattern))
+		    !never_guilty_ubsan(r->frames[i].func))
 			return r->frames[i].func;
 	/*
 	 * Early in boot the unwinder marks every frame unreliable ("? "); with
@@ -1038,59 +1007,154 @@ static const char *choose_func(const struct report *r)
 		if (!r->frames[i].unreliable)
 			return "";
 	for (i = 0; i < r->nframes; i++)
-		if (!is_machinery(r->frames[i].func, r->pattern))
+		if (!never_guilty_ubsan(r->frames[i].func))
 			return r->frames[i].func;
 	return "";
 }
 
-static void format_title(char *out, size_t sz, const char *fmt,
-			 const struct report *r, const char *kind)
-{
-	size_t k = 0;
-	const char *add;
-	char one[2] = { 0, 0 };
+/* The kind of a crash report, from its title. */
+static const struct {
+	const char *title, *kind;
+} crash_kinds[] = {
+	{ "KASAN:", "kasan" },
+	{ "KMSAN:", "kmsan" },
+	{ "KCSAN:", "kcsan" },
+	{ "KFENCE:", "kfence" },
+	{ "BUG: unable to handle kernel NULL", "null-ptr-deref" },
+	{ "BUG: unable to handle kernel", "paging-request" },
+	{ "BUG: soft lockup", "soft-lockup" },
+	{ "BUG: scheduling while atomic", "scheduling-while-atomic" },
+	{ "BUG: sleeping function", "sleep-in-atomic" },
+	{ "BUG: corrupted list", "list-corruption" },
+	{ "BUG: Bad page", "bad-page" },
+	{ "BUG: spinlock", "lockdep" },
+	{ "BUG: rwlock", "lockdep" },
+	{ "BUG: bad unlock balance", "lockdep" },
+	{ "BUG: held lock freed", "lockdep" },
+	{ "BUG: still has locks held", "lockdep" },
+	{ "BUG: lock held", "lockdep" },
+	{ "WARNING: refcount bug", "refcount" },
+	{ "WARNING: locking bug", "lockdep" },
+	{ "WARNING: bad unlock balance", "lockdep" },
+	{ "WARNING: held lock freed", "lockdep" },
+	{ "WARNING: nested lock", "lockdep" },
+	{ "WARNING: still has locks held", "lockdep" },
+	{ "WARNING: lock held", "lockdep" },
+	{ "WARNING: suspicious RCU usage", "lockdep" },
+	{ "INFO: suspicious RCU usage", "lockdep" },
+	{ "INFO: trying to register non-static key", "lockdep" },
+	{ "possible deadlock", "lockdep" },
+	{ "inconsistent lock state", "lockdep" },
+	{ "memory leak", "memory-leak" },
+	{ "WARNING", "warning" },
+	{ "INFO: task", "hung-task" },
+	{ "INFO: rcu", "rcu-stall" },
+	{ "general protection fault", "general-protection-fault" },
+	{ "stack segment", "stack-segment-fault" },
+	{ "kernel BUG", "kernel-bug" },
+	{ "invalid opcode", "invalid-opcode" },
+	{ "divide error", "divide-error" },
+	{ "kernel panic", "panic" },
+	{ "kernel stack overflow", "panic" },
+	{ "PANIC: double fault", "double-fault" },
+	{ "Internal error", "oops" },
+	{ "Unhandled fault", "oops" },
+	{ "Alignment trap", "oops" },
+};
 
-	for (; *fmt && k + 1 < sz; fmt++) {
-		if (fmt[0] == '%' && fmt[1]) {
-			fmt++;
-			add = *fmt == 'K' ? kind :
-			      *fmt == 'F' ? (r->func[0] ? r->func : "?") :
-			      *fmt == 'M' ? r->msg :
-			      *fmt == 'A' ? r->access :
-					    "";
-		} else {
-			one[0] = *fmt;
-			add = one;
+static void crash_kind(struct report *r)
+{
+	const char *k = "bug";
+	size_t i;
+
+	for (i = 0; i < sizeof(crash_kinds) / sizeof(crash_kinds[0]); i++)
+		if (!strncmp(r->title, crash_kinds[i].title,
+			     strlen(crash_kinds[i].title))) {
+			k = crash_kinds[i].kind;
+			break;
 		}
-		while (*add && k + 1 < sz)
-			out[k++] = *add++;
-	}
-	out[k] = 0;
+	tl_copy(r->kind, sizeof(r->kind), k, strlen(k));
 }
 
-void report_finish(struct report *r)
+/* Split the slot's text into lines for the tables. */
+static int text_lines(struct parser *p, struct slot *s)
 {
-	const struct pattern *pt = &patterns[r->pattern];
-	size_t k;
+	size_t i = 0, st;
+	int n = 0;
 
-	if (pt->flags & P_UBSAN) {
-		if (r->old_style || !r->hdr_kind[0])
-			tl_copy(r->kind, sizeof(r->kind), infer_kind(r->detail),
-				strlen(infer_kind(r->detail)));
-		else
-			tl_copy(r->kind, sizeof(r->kind), r->hdr_kind,
-				strlen(r->hdr_kind));
-	} else {
-		tl_copy(r->kind, sizeof(r->kind), pt->kind, strlen(pt->kind));
+	if (p->nlines < s->tlines) {
+		struct tline *nl =
+			realloc(p->lines, (size_t)s->tlines * sizeof(*nl));
+
+		if (!nl)
+			return 0;
+		p->lines = nl;
+		p->nlines = s->tlines;
 	}
-	tl_norm_func(choose_func(r), r->func, sizeof(r->func));
-	if (pt->fsrc != FS_NONE && !r->func[0])
-		r->corrupted = 1;
-	/* drop trailing blanks and "---" decorations of messages */
-	k = strlen(r->msg);
-	while (k && (r->msg[k - 1] == ' ' || r->msg[k - 1] == '-'))
-		r->msg[--k] = 0;
-	format_title(r->title, sizeof(r->title), pt->title, r, r->kind);
-	format_title(r->syz_title, sizeof(r->syz_title), pt->title, r,
-		     r->old_style ? "undefined-behaviour" : r->kind);
+	while (i < s->tlen && n < s->tlines) {
+		st = i;
+		while (i < s->tlen && s->text[i] != '\n')
+			i++;
+		p->lines[n].s = s->text + st;
+		p->lines[n].st = -1;
+		p->lines[n++].n = i - st;
+		i++;
+	}
+	return n;
+}
+
+/*
+ * The function a title names: the identifier after its last " in " (as
+ * syzkaller reads a title's frame); none for "in corrupted".
+ */
+static void title_frame(const char *t, char *out, size_t sz)
+{
+	const char *p, *e, *in = NULL, *ine = NULL;
+
+	for (p = strstr(t, " in "); p; p = strstr(p + 1, " in ")) {
+		for (e = p + 4;
+		     (*e >= 'a' && *e <= 'z') || (*e >= 'A' && *e <= 'Z') ||
+		     (*e >= '0' && *e <= '9') || *e == '_';
+		     e++)
+			;
+		if (e > p + 4) {
+			in = p + 4;
+			ine = e;
+		}
+	}
+	out[0] = 0;
+	if (in && !(ine - in == 9 && !strncmp(in, "corrupted", 9)))
+		tl_copy(out, sz, in, (size_t)(ine - in));
+}
+
+static void finish_report(struct parser *p, struct slot *s)
+{
+	struct report *r = &s->r;
+	struct verdict v;
+	const char *kind;
+	int n = text_lines(p, s);
+
+	fam_extract(r->fam, p->lines, s->tend >= 0 && s->tend < n ? s->tend : n,
+		    n, &v);
+	r->corrupted = v.corrupted;
+	if (!report_is_ubsan(r)) {
+		tl_copy(r->title, sizeof(r->title), v.title, strlen(v.title));
+		tl_copy(r->syz_title, sizeof(r->syz_title), v.title,
+			strlen(v.title));
+		title_frame(r->title, r->func, sizeof(r->func));
+		if (!r->func[0])
+			tl_copy(r->func, sizeof(r->func), v.func,
+				strlen(v.func));
+		crash_kind(r);
+		return;
+	}
+	kind = r->old_style || !r->hdr_kind[0] ? infer_kind(r->detail) :
+						 r->hdr_kind;
+	tl_copy(r->kind, sizeof(r->kind), kind, strlen(kind));
+	tl_norm_func(ubsan_func(r), r->func, sizeof(r->func));
+	snprintf(r->title, sizeof(r->title), "UBSAN: %s in %s", r->kind,
+		 r->func[0] ? r->func : "?");
+	snprintf(r->syz_title, sizeof(r->syz_title), "UBSAN: %s in %s",
+		 r->old_style ? "undefined-behaviour" : r->kind,
+		 r->func[0] ? r->func : "?");
 }

@@ -96,7 +96,8 @@ struct site *sites_add(struct sitetab *t, const struct report *r)
 			s->last.log = r->log;
 			s->last.line = r->lineno;
 			/* prefer a complete report as the representative */
-			if (s->r.corrupted && !r->corrupted)
+			if ((s->r.corrupted || s->r.truncated) &&
+			    !r->corrupted && !r->truncated)
 				s->r = *r;
 			return s;
 		}
@@ -113,4 +114,36 @@ struct site *sites_add(struct sitetab *t, const struct report *r)
 	t->v[t->n] = s;
 	t->hash[j] = ++t->n;
 	return s;
+}
+
+static int by_first(const void *a, const void *b)
+{
+	const struct site *x = *(struct site *const *)a;
+	const struct site *y = *(struct site *const *)b;
+
+	if (x->first.log != y->first.log)
+		return x->first.log < y->first.log ? -1 : 1;
+	if (x->first.line != y->first.line)
+		return x->first.line < y->first.line ? -1 : 1;
+	return 0;
+}
+
+/*
+ * Order sites by first occurrence (log, line): interleaved reports end in
+ * another order than they start. The hash is indexed again.
+ */
+void sites_sort(struct sitetab *t)
+{
+	size_t i, j;
+
+	if (t->n < 2)
+		return;
+	qsort(t->v, t->n, sizeof(*t->v), by_first);
+	memset(t->hash, 0, t->hcap * sizeof(*t->hash));
+	for (i = 0; i < t->n; i++) {
+		j = hash_str(t->v[i]->key) & (t->hcap - 1);
+		while (t->hash[j])
+			j = (j + 1) & (t->hcap - 1);
+		t->hash[j] = i + 1;
+	}
 }

@@ -16,7 +16,6 @@
 #define PATH_MAX_T 256
 #define KIND_MAX 48
 #define DETAIL_MAX 512
-#define MSG_MAX 160
 #define TITLE_MAX 320
 #define MAX_FRAMES 64
 
@@ -25,10 +24,19 @@
 struct logline {
 	const char *s; /* content: prefixes and leading blanks removed */
 	size_t n;
+	const char *body; /* content with its leading blanks */
+	size_t bn;
 	unsigned long caller; /* ('T' or 'C') | id << 8; 0 if none */
+	unsigned long ctx; /* CTX_NONE, CTX_CONSOLE, or the caller */
+	unsigned marks; /* FF_* marks found in the line (formats.c) */
 };
 
+/* Who printed a line: no timestamp, a timestamp only, or a caller id. */
+#define CTX_NONE 0UL
+#define CTX_CONSOLE 1UL
+
 void tl_split(const char *raw, size_t n, struct logline *l);
+void tl_resplit(struct logline *l, size_t *hpos);
 
 struct frame {
 	char func[FUNC_MAX]; /* as printed, suffixes kept */
@@ -46,33 +54,122 @@ int tl_starts(const char *s, size_t n, const char *prefix);
 const char *tl_find(const char *s, size_t n, const char *needle);
 void tl_copy(char *dst, size_t dsz, const char *s, size_t n);
 
-/* ---- parse.c: reports ---- */
+/* ---- match.c: the tables' pattern language ---- */
 
-enum rtype {
-	RT_UBSAN,
-	RT_CRASH,
+#define PM_MAXCAP 8
+#define PM_FRAMES 1 /* only %f captures */
+#define PM_NOCASE 2 /* letters match either case */
+
+struct pmatch {
+	struct {
+		const char *s;
+		size_t n;
+	} cap[PM_MAXCAP];
+	int ncap;
+	size_t start, end;
+	long budget; /* matching steps left (see match.c) */
 };
 
+#define PM_BUDGET 100000
+
+int pm_find(const char *pat, const char *s, size_t n, struct pmatch *m,
+	    int flags);
+size_t pm_pc(const char *s, size_t n, size_t i);
+
+/* ---- formats.c: report families, formats, frames never guilty ---- */
+
+enum fam {
+	FAM_BUG,
+	FAM_WARNING,
+	FAM_INFO,
+	FAM_UNABLE,
+	FAM_GPF,
+	FAM_STACKSEG,
+	FAM_PANIC,
+	FAM_DFAULT,
+	FAM_KBUG,
+	FAM_KBUG2,
+	FAM_KMALLOC,
+	FAM_DIVIDE,
+	FAM_DIVIDE2,
+	FAM_OPCODE,
+	FAM_INT3,
+	FAM_UBSAN,
+	FAM_NETDEV,
+	FAM_VFS_CLOSE,
+	FAM_VFS_BUSY,
+	FAM_INTERNAL,
+	FAM_UNHANDLED,
+	FAM_ALIGN,
+	FAM_KMEMLEAK,
+	FAM_COUNT, /* headers before, marks after */
+	MARK_VMALLOC = FAM_COUNT,
+	MARK_INJECT,
+	MARK_RETRY,
+	MARK_NMI,
+	MARK_TAINT,
+	FAM_ALL,
+};
+
+enum fam_flags {
+	FF_UBSAN = 1,
+	FF_OOPS = 2, /* an oops line that may continue a report (a trap) */
+	FF_CONT = 4, /* does not start a new report inside one */
+	FF_PANIC = 8,
+	/* marks */
+	FF_NOISE = 16, /* prints a stack but is no crash: ends the report */
+	FF_NMI = 32, /* "Sending NMI": other CPUs' lines join the report */
+	FF_QUIET = 64, /* left out of a report's text */
+};
+
+struct tline {
+	const char *s;
+	size_t n;
+	signed char st; /* starts a stack trace: -1 not known yet */
+};
+
+struct verdict {
+	char title[TITLE_MAX];
+	char func[FUNC_MAX]; /* empty if none */
+	int corrupted; /* syzkaller's meaning */
+	const char *reason;
+	int format; /* -1: the title is the header line itself */
+};
+
+void fam_init(void);
+int fam_scan(const char *s, size_t n, size_t *pos);
+unsigned fam_marks(const char *s, size_t n);
+
+int fam_flags(int fam);
+const char *fam_header(int fam);
+void fam_extract(int fam, struct tline *t, int n, int nall, struct verdict *v);
+int never_guilty_ubsan(const char *func);
+
+/* ---- title.c ---- */
+
+void title_stable(const char *in, char *out, size_t sz);
+
+/* ---- parse.c: reports ---- */
+
 struct report {
-	int pattern; /* index in the pattern table */
+	int fam; /* FAM_* */
 	char kind[KIND_MAX]; /* UBSAN kind, or crash kind */
 	char hdr_kind[KIND_MAX]; /* kind as printed in the header */
 	int old_style; /* "Undefined behaviour in" */
 	char file[PATH_MAX_T]; /* tree-relative; empty if no site */
 	unsigned int line, col;
 	char detail[DETAIL_MAX];
-	char msg[MSG_MAX]; /* header remainder (panic message, KASAN type) */
-	char access[8]; /* KASAN: Read or Write */
-	char hdr_func[FUNC_MAX]; /* function named by the header */
+	char hdr_func[FUNC_MAX]; /* function named by a trap's header */
 	struct frame rip;
 	int has_rip, rip_kernel;
 	struct frame frames[MAX_FRAMES];
 	int nframes;
-	int corrupted;
+	int corrupted; /* syzkaller's meaning (see README) */
+	int truncated; /* its framing never closed (log ended, displaced) */
 	int trapped; /* UBSAN line followed by an oops: one report */
 	int log;
 	unsigned long lineno;
-	/* filled in by report_finish() */
+	/* filled in when the report closes */
 	char func[FUNC_MAX];
 	char title[TITLE_MAX];
 	char syz_title[TITLE_MAX];
@@ -85,18 +182,24 @@ typedef void (*report_cb)(void *ctx, struct report *r);
 struct slot {
 	int state; /* SLOT_* in parse.c */
 	int framing; /* FR_* in parse.c */
-	unsigned long caller;
+	unsigned long ctx;
 	int junk; /* consecutive implausible lines */
 	int ndetail;
 	int detail_guess; /* the detail so far may be another task's line */
 	int stack_done;
+	int cpu_traceback; /* "Sending NMI": other CPUs' lines belong here */
+	int kmsan; /* a KMSAN report (a shorter one before its panic) */
 	unsigned long age;
+	char *text; /* the report's lines, '\n' terminated */
+	size_t tlen, tcap;
+	int tlines;
+	int tend; /* lines of the title text, -1: all of it */
 	struct report r;
 };
 
 struct parser {
 	struct slot slots[NSLOTS];
-	int nactive;
+	int nactive, nlinger;
 	unsigned long age;
 	int log;
 	unsigned long lineno;
@@ -106,6 +209,8 @@ struct parser {
 	void *ctx;
 	char *buf; /* read buffer */
 	size_t bufsz;
+	struct tline *lines; /* a closing report's lines */
+	int nlines;
 };
 
 void parser_init(struct parser *p, report_cb cb, void *ctx);
@@ -117,11 +222,9 @@ void parser_end_log(struct parser *p);
 int parser_read_fd(struct parser *p, int fd);
 
 const char *infer_kind(const char *detail);
-int is_machinery(const char *func, int pattern);
 int report_is_ubsan(const struct report *r);
 int ubsan_int_kind(const char *kind);
 int sanitizer_names(const struct report *r, const char **names, int max);
-void report_finish(struct report *r);
 
 /* ---- sites.c: de-duplication ---- */
 
@@ -151,6 +254,7 @@ struct sitetab {
 void sites_init(struct sitetab *t);
 void sites_free(struct sitetab *t);
 struct site *sites_add(struct sitetab *t, const struct report *r);
+void sites_sort(struct sitetab *t);
 
 /* ---- classify.c ---- */
 
@@ -214,8 +318,15 @@ void out_table(FILE *f, const struct sitetab *t, const struct logs *lg);
 void out_tsv(FILE *f, const struct sitetab *t);
 void out_json(FILE *f, const struct sitetab *t, const struct logs *lg);
 void out_fprate(FILE *f, const struct sitetab *t);
-void class_counts(const struct sitetab *t, unsigned long *c, unsigned long *fp,
-		  unsigned long *all);
+struct counts {
+	unsigned long cls[CLS_COUNT];
+	unsigned long int_sites; /* integer-check sites, deliberate ones out */
+	unsigned long unexplained; /* of them: class new */
+	unsigned long explained; /* the others */
+	unsigned long intentional; /* annotated, benign, ignorelisted */
+};
+
+void class_counts(const struct sitetab *t, struct counts *k);
 
 /* ---- symbolize.c ---- */
 
