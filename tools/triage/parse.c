@@ -856,6 +856,12 @@ void parser_line(struct parser *p, const char *raw, size_t n)
 	p->lineno++;
 	tl_split(raw, n, &l);
 	fam = fam_scan(l.s, l.n, &hpos);
+	/*
+	 * A KTAP diagnostic ("# ..."): a test's own words, such as a
+	 * stressor's "WARNING: finished prematurely", never a kernel header.
+	 */
+	if (l.n >= 2 && l.s[0] == '#' && l.s[1] == ' ')
+		fam = -1;
 	if (fam >= 0 && hpos && l.ctx == CTX_NONE)
 		tl_resplit(&l, &hpos);
 	l.marks = 0;
