@@ -46,7 +46,7 @@ help:
 DEB_PACKAGES := linux-source-6.1 clang-19 lld-19 llvm-19 libclang-rt-19-dev \
 	qemu-system-x86 sparse make gcc libc6-dev flex bison bc cpio kmod \
 	libelf-dev libssl-dev dwarves rsync xz-utils perl patch clang-format \
-	zlib1g-dev liblzma-dev
+	zlib1g-dev liblzma-dev parallel openssh-client openssh-server
 deps: $(B)/.deps-stamp
 $(B)/.deps-stamp: Makefile
 	@missing=$$(for p in $(DEB_PACKAGES); do \
