@@ -136,5 +136,5 @@ fi
 (cd "$tmp" && sha256sum $files >done) || host_fault "cannot write $tmp/done"
 
 rm -rf "$out" && mv "$tmp" "$out" || host_fault "cannot move $tmp to $out"
-cat "$out/expect.txt" 2>/dev/null
+grep -v "^  ok " "$out/expect.txt" 2>/dev/null
 exit 0

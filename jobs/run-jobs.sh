@@ -239,7 +239,7 @@ while IFS=$tab read -r name outdir vmlinux build k i workloads; do
 		notrun="$notrun $name"
 		printf '  %-24s NOT RUN (host faults on every attempt; see above)\n' "$name"
 	fi
-	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$outdir" "$build" "$k" "$workloads" "$state" \
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$outdir" "$build" "$k" "$workloads" "$state" "$key" \
 		>>"$rundir/boots.tsv"
 done <"$rundir/jobs.tsv"
 

@@ -1,0 +1,85 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Checks a KCIDB document of the kit against the kit's schema with ajv, and
+# that documents broken on purpose fail: a test with an unknown status, a
+# test without its id, an issue without its version. Then a few facts of
+# the kit's own runs, when the document has them: the fixed boot passed, a
+# perf-bug variant's incident points at a known-bug issue of the code.
+#
+# usage: test-kcidb.sh AJV AJV_FORMATS SCHEMA DOC
+#   AJV          ajv-cli's ajv (npm ajv-cli@5), AJV_FORMATS the ajv-formats
+#                module directory (npm ajv-formats@3)
+# The last line is "kcidb: N passed, N failed"; exit status 1 on a failure.
+set -u
+[ $# -eq 4 ] || { sed -n '10,12p' "$0" | sed 's/^# //' >&2; exit 2; }
+ajv=$1 formats=$2 schema=$3 doc=$4
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+pass=0 fail=0
+
+check() {
+	if [ "$2" = "$3" ]; then
+		echo "  ok    $1"
+		pass=$((pass + 1))
+	else
+		echo "  FAIL  $1: got '$2', want '$3'"
+		fail=$((fail + 1))
+	fi
+}
+
+validate() {
+	"$ajv" validate --spec=draft7 --errors=text -c "$formats" -s "$schema" -d "$1" \
+		>"$work/ajv.out" 2>&1 && echo valid || echo invalid
+}
+
+[ -x "$ajv" ] || { echo "test-kcidb: no ajv at $ajv (make deps)" >&2; exit 2; }
+[ -s "$doc" ] || { echo "test-kcidb: no document $doc" >&2; exit 2; }
+v=$(validate "$doc")
+check "$(basename "$doc") validates against $(basename "$schema")" "$v" valid
+[ "$v" = valid ] || sed 's/^/        /' "$work/ajv.out"
+
+# One member a line: the first test's status, then the first test's id.
+awk '/^  "tests": \[/ { t = 1 } t && !done && /^      "status": / {
+	sub(/"status": "[A-Z]*"/, "\"status\": \"PASSED\""); done = 1 } { print }' \
+	"$doc" >"$work/bad-status.json"
+check "a test with status PASSED is rejected" "$(validate "$work/bad-status.json")" invalid
+grep -q 'must be equal to one of the allowed values' "$work/ajv.out"
+check "  ... for its status" $? 0
+awk '/^  "tests": \[/ { t = 1 } t && !done && /^      "id": / { done = 1; next } { print }' \
+	"$doc" >"$work/no-id.json"
+check "a test without its id is rejected" "$(validate "$work/no-id.json")" invalid
+grep -q "must have required property 'id'" "$work/ajv.out"
+check "  ... for its id" $? 0
+awk '/^  "issues": \[/ { t = 1 } t && !done && /^      "version": / { done = 1; next } { print }' \
+	"$doc" >"$work/no-version.json"
+if grep -q '^  "issues": \[$' "$doc" && ! cmp -s "$doc" "$work/no-version.json"; then
+	check "an issue without its version is rejected" "$(validate "$work/no-version.json")" invalid
+fi
+
+# The kit's runs: the fixed boot, and the variants' caught bug.
+status_of() {
+	awk -v p="$1" '$0 ~ "^      \"path\": \"" p "\",$" { f = 1; next }
+		f && /^      "status": / { gsub(/[",]/, "", $2); print $2; exit }' "$doc"
+}
+if grep -q '"path": "intsan.fixed",' "$doc"; then
+	check "test intsan.fixed" "$(status_of 'intsan[.]fixed')" PASS
+	check "test intsan.fixed.test-ubsan" "$(status_of 'intsan[.]fixed[.]test-ubsan')" PASS
+fi
+if grep -q '"path": "intsan.cve-2023-6931",' "$doc"; then
+	# the variant's reproducer fails (the bug is there) and an incident
+	# of that test points at a known-bug issue blamed on the code
+	check "test intsan.cve-2023-6931.perf-cve-2023-6931" \
+		"$(status_of 'intsan[.]cve-2023-6931[.]perf-cve-2023-6931')" FAIL
+	issue=$(awk '/"issue_id": / { i = $2 } /"test_id": .*[.]cve-2023-6931[.]perf-cve-2023-6931"/ {
+		gsub(/[",]/, "", i); print i; exit }' "$doc")
+	class=$(awk -v id="$issue" '$0 ~ "\"id\": \"" id "\"" { f = 1 }
+		f && /"culprit": / { c = $0 } f && /"misc": / { print c " " $0; exit }' "$doc")
+	case $class in
+	*'"code": true'*'"class": "known-bug"'*) c=known-bug-code ;;
+	*) c="$class" ;;
+	esac
+	check "the variant's incident is a known bug of the code" "$c" known-bug-code
+fi
+echo "kcidb: $pass passed, $fail failed"
+[ $fail -eq 0 ]
