@@ -181,12 +181,14 @@ if [ -n "$hosts" ]; then
 	done <"$hosts"
 	[ -s "$rundir/hosts" ] || { echo "run-jobs: no usable host in $hosts" >&2; exit 1; }
 	where="$(grep -c . "$rundir/hosts") host(s)"
-	set -- "$@" --sshloginfile "$rundir/hosts" --ssh "$ssh" \
-		--basefile "$wd/./kit/$khash" --basefile "$wd/./runs/$run/spec" \
-		--return "$wd/./runs/$run/out/{}"
-	for h in $(cut -f5,6 "$rundir/jobs.tsv" | tr '\t' '\n' | sort -u); do
-		set -- "$@" --basefile "$wd/./img/$h"
-	done
+	set -- "$@" --sshloginfile "$rundir/hosts" --ssh "$ssh"
+	if grep -qv '^\([0-9]*/\)\{0,1\}:$' "$rundir/hosts"; then
+		set -- "$@" --basefile "$wd/./kit/$khash" --basefile "$wd/./runs/$run/spec" \
+			--return "$wd/./runs/$run/out/{}"
+		for h in $(cut -f5,6 "$rundir/jobs.tsv" | tr '\t' '\n' | sort -u); do
+			set -- "$@" --basefile "$wd/./img/$h"
+		done
+	fi
 else
 	set -- "$@" -j "$jobs"
 fi

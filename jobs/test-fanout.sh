@@ -11,7 +11,8 @@
 #    both hosts, the killed job ran again on the other host, every result
 #    came back complete, and each verdict (runner's and expectation's)
 #    equals the local run's.
-# 2. The jobs run again on this machine alone, and the runner is killed
+# 2. The short jobs (those not running every workload; else all) run again
+#    on this machine alone, and the runner is killed
 #    (SIGKILL, with everything it started) once the first job is done.
 #    Checked: the re-run resumes, runs only the jobs that had not finished,
 #    and every result is there.
@@ -56,7 +57,7 @@ user=$(id -un)
 sshhost="1/ssh -F $sshd/ssh_config -p $port $user@127.0.0.1"
 deadhost="1/ssh -F $sshd/ssh_config -p 1 $user@127.0.0.1"
 printf '%s\n1/:\n%s\n' "$sshhost" "$deadhost" >"$work/hosts"
-echo ":" >"$work/local"
+echo "1/:" >"$work/local"
 echo "fanout: sshd on 127.0.0.1:$port; hosts: $work/hosts"
 
 # The same jobs, their results under WORK.
@@ -80,13 +81,13 @@ remote=$sshd/home/int-sanitizer-kit/runs/fanout-test/out/.partial/
 while [ -z "$killed" ] && kill -0 $runner 2>/dev/null && [ $i -lt 1800 ]; do
 	i=$((i + 1))
 	sleep 0.1
-	pids=$(descendants $runner)
-	# a QEMU of the ssh host: its console log is under the host's directory
-	q=$(for p in $pids; do tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null | grep -o "$remote[^/]*" && break; done | head -1)
+	# a QEMU of the ssh host (sshd's child, not the runner's): its
+	# console log is under that host's directory
+	q=$(ps -eo args= | grep -o "^qemu-system-x86_64 .*$remote[^/]*" | grep -o "$remote[^/]*" | head -1)
 	[ -n "$q" ] || continue
 	# that job's ssh: the runner's one ssh to the host (one slot)
-	for p in $pids; do
-		case $(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null) in
+	for p in $(descendants $runner); do
+		case $(tr '\0' ' ' 2>/dev/null <"/proc/$p/cmdline") in
 		ssh\ *GNU_Parallel_worker*)
 			killed=${q#"$remote"}
 			killed_at=$(date +%s)
@@ -132,6 +133,10 @@ done <"$work/jobs.tsv"
 echo "fanout: run 1 took $(($(date +%s) - t1)) s"
 
 # --- 2: the runner killed after its first job; the re-run resumes ---------
+# the short jobs (not every workload), or all
+awk -F'\t' '$8 != "all"' "$work/jobs.tsv" >"$work/short.tsv"
+[ -s "$work/short.tsv" ] && mv "$work/short.tsv" "$work/jobs.tsv"
+names=$(cut -f1 "$work/jobs.tsv")
 t2=$(date +%s)
 run_jobs -H "$work/local" -F >"$work/run2.log" 2>&1 &
 runner=$!
@@ -139,6 +144,8 @@ i=0
 while kill -0 $runner 2>/dev/null && [ $i -lt 3000 ]; do
 	i=$((i + 1))
 	sleep 0.1
+	# the joblog is the new run's once the runner has started parallel
+	grep -q 'job(s) on' "$work/run2.log" || continue
 	[ "$(awk -F'\t' 'NR > 1 && $7 == 0' "$log" 2>/dev/null | grep -c .)" -ge 1 ] && break
 done
 pids="$runner $(descendants $runner)"
