@@ -555,9 +555,14 @@ fuzz: $(B)/.deps-stamp
 bench-triage: tools
 	@$(MAKE) -s -C $(KIT)/tools O=$(B)/tools bench
 
+## test-fanout     the fixed and variant boots over a throw-away sshd on 127.0.0.1 and here
+test-fanout: boot boot-variants
+	@sh $(KIT)/jobs/test-fanout.sh $(KIT) $(TRIAGE) $(B)/fanout-test \
+		$(JOBS_DIR)/boot.jobs $(JOBS_DIR)/boot-variants.jobs
+
 ## test            what CI runs: patches, kernel, handler calls, ignorelist, tools, boots, verdicts
 test: deps test-patches checkpatch kernel check-vmlinux check-ignorelist \
-		test-ignorelist test-tools fuzz boot boot-variants
+		test-ignorelist test-tools fuzz boot boot-variants test-fanout test-kcidb
 	@$(MAKE) -s verdict
 
 # ---------------------------------------------------------------------------

@@ -92,10 +92,11 @@ if [ ! -d "$ship/kit/$khash" ]; then
 fi
 
 # Kernels and initramfs, by content: a host that has one never gets it again.
+# A copy, not a link: Kbuild rewrites bzImage in place.
 image() {
 	h=$(sha256sum <"$1" | cut -c1-64) || return 1
 	if [ ! -e "$ship/img/$h" ]; then
-		ln -f "$1" "$ship/img/.$h.$$" 2>/dev/null || cp "$1" "$ship/img/.$h.$$" || return 1
+		cp --reflink=auto "$1" "$ship/img/.$h.$$" || return 1
 		mv "$ship/img/.$h.$$" "$ship/img/$h" || return 1
 	fi
 	echo "$h"

@@ -125,8 +125,7 @@ static int kv_load(struct kv *kv, const char *path)
 	return 0;
 }
 
-static const char *kv_get(const struct kv *kv, const char *key,
-			  const char *def)
+static const char *kv_get(const struct kv *kv, const char *key, const char *def)
 {
 	int i;
 
@@ -211,7 +210,8 @@ static struct workload *wl_find(struct boot *b, const char *name, size_t n,
 	size_t i;
 
 	for (i = b->nw; i-- > 0;)
-		if (strlen(b->w[i].name) == n && !strncmp(b->w[i].name, name, n) &&
+		if (strlen(b->w[i].name) == n &&
+		    !strncmp(b->w[i].name, name, n) &&
 		    (!open_only || !b->w[i].end))
 			return &b->w[i];
 	return NULL;
@@ -291,8 +291,9 @@ static void scan_markers(struct kc *kc, struct boot *b, const char *path)
 				w->status = strstr(p + n, "# SKIP") ? ST_SKIP :
 								      ST_PASS;
 			else
-				w->status = strstr(p + n, "TIMEOUT") ? ST_ERROR :
-								       ST_FAIL;
+				w->status = strstr(p + n, "TIMEOUT") ?
+						    ST_ERROR :
+						    ST_FAIL;
 		}
 	}
 	free(line);
@@ -330,7 +331,8 @@ static int load_boots(struct kc *kc, const char *tsv, char ***logs, int *nlogs)
 	if (p)
 		*p = 0;
 	slash = strrchr(buf, '/');
-	snprintf(run, sizeof(run), "%.200s", p ? (slash ? slash + 1 : buf) : "run");
+	snprintf(run, sizeof(run), "%.200s",
+		 p ? (slash ? slash + 1 : buf) : "run");
 	while (getline(&line, &cap, f) > 0) {
 		chomp(line);
 		if (!line[0] || line[0] == '#')
@@ -459,8 +461,8 @@ static void issue_id(char *buf, size_t sz, const char *origin,
 
 /* w: a workload's test, NULL: the boot's; missing: w never started */
 static void out_test(struct jw *j, int *nobj, const char *origin,
-		     const struct boot *b, const struct workload *w,
-		     int status, int missing)
+		     const struct boot *b, const struct workload *w, int status,
+		     int missing)
 {
 	char id[1024], path[512], g[200], part[200];
 	const char *host = kv_get(&b->job, "host", "");
@@ -628,7 +630,8 @@ static void out_issues(struct jw *j, const char *origin, struct kc *kc)
 		fputs("]", j->f);
 		code = s->cls == CLS_NEW || s->cls == CLS_KNOWN_BUG;
 		jk(j, "culprit");
-		fprintf(j->f, "{\"code\": %s, \"tool\": %s, \"harness\": false}",
+		fprintf(j->f,
+			"{\"code\": %s, \"tool\": %s, \"harness\": false}",
 			code ? "true" : "false", code ? "false" : "true");
 		jk(j, "misc");
 		fputs("{\"class\": ", j->f);
@@ -760,8 +763,8 @@ static void out_doc(FILE *f, const struct kv *co, struct kc *kc)
 	fputs("\n}\n", f);
 }
 
-int kcidb_main(const struct lists *l, const char *checkout, char **boots,
-	       int n, FILE *out)
+int kcidb_main(const struct lists *l, const char *checkout, char **boots, int n,
+	       FILE *out)
 {
 	struct kc kc;
 	struct kv co;

@@ -14,7 +14,7 @@
  * compiler, comment, ...); boots: the runner's boots.tsv files. Returns 0,
  * or 2 on an unreadable input or a write error.
  */
-int kcidb_main(const struct lists *l, const char *checkout, char **boots,
-	       int n, FILE *out);
+int kcidb_main(const struct lists *l, const char *checkout, char **boots, int n,
+	       FILE *out);
 
 #endif
