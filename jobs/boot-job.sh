@@ -81,8 +81,9 @@ start=$(date -u +%Y-%m-%dT%H:%M:%S+00:00)
 
 # The KVM probe's answer is the host's; the job's options come after, so
 # that they win.
-sh "$kit/boot-tests/run-qemu.sh" -c "$parent/.partial/kvm-probe" "$@" \
-	-k "$kernel" -i "$initrd" -o "$tmp" -n "$name" -w "$workloads"
+# (its summary line is printed at the end, for a guest verdict only)
+summary=$(sh "$kit/boot-tests/run-qemu.sh" -c "$parent/.partial/kvm-probe" "$@" \
+	-k "$kernel" -i "$initrd" -o "$tmp" -n "$name" -w "$workloads")
 rc=$?
 case $rc in
 0 | 1 | 2 | 3 | 4) ;;
@@ -136,5 +137,6 @@ fi
 (cd "$tmp" && sha256sum $files >done) || host_fault "cannot write $tmp/done"
 
 rm -rf "$out" && mv "$tmp" "$out" || host_fault "cannot move $tmp to $out"
+echo "$summary on $(uname -n)"
 grep -v "^  ok " "$out/expect.txt" 2>/dev/null
 exit 0

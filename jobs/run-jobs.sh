@@ -195,8 +195,9 @@ else
 fi
 
 echo "run-jobs: $run: $n job(s) on $where$([ $resume = 1 ] && echo ", resuming $rundir/joblog")"
-(cd "$dir" && parallel --line-buffer "$@" "sh kit/$khash/jobs/boot-job.sh -f runs/$run/spec/{}" \
-	:::: "$rundir/names")
+# --ungroup: a failed attempt's output (its host fault) is shown too
+(cd "$dir" && parallel --ungroup "$@" "sh kit/$khash/jobs/boot-job.sh -f runs/$run/spec/{}" \
+	:::: "$rundir/names") 2>&1 | tee -a "$rundir/output.log"
 
 # Collect: a job's results count when its checksums hold and it ran for
 # this run; symbolize here (the hosts get no vmlinux), then move them where
@@ -234,10 +235,11 @@ while IFS=$tab read -r name outdir vmlinux build k i workloads; do
 		t=$(awk -F'\t' -v s=$seq '$1 == s && $7 == 0 { t = $4 } END { print t + 0 }' "$rundir/joblog")
 		boot_s=$(awk -v a="$boot_s" -v b="$w" 'BEGIN { print a + b }')
 		job_s=$(awk -v a="$job_s" -v b="$t" 'BEGIN { print a + b }')
-		printf '  %-24s %-8s %-28s %6s s boot, %6.1f s job, on %s\n' "$name" \
+		f=$(grep -c "^boot-job $name: host fault" "$rundir/output.log")
+		printf '  %-24s %-8s %-28s %6s s boot, %6.1f s job, on %s%s\n' "$name" \
 			"$(cat "$outdir/verdict")" \
 			"$(sed -n 's/^verdict [^:]*: //p' "$outdir/expect.txt" 2>/dev/null | head -1)" \
-			"$w" "$t" "${host:-(earlier run)}"
+			"$w" "$t" "${host:-(earlier run)}" "$([ "$f" -gt 0 ] && echo ", after $f host fault(s)")"
 	else
 		notrun="$notrun $name"
 		printf '  %-24s NOT RUN (host faults on every attempt; see above)\n' "$name"
