@@ -27,17 +27,7 @@ set -u
 kit=$1 triage=$2 work=$3
 shift 3
 tab=$(printf '\t')
-pass=0 fail=0
-
-check() {
-	if [ "$2" = "$3" ]; then
-		echo "  ok    $1"
-		pass=$((pass + 1))
-	else
-		echo "  FAIL  $1: got '$2', want '$3'"
-		fail=$((fail + 1))
-	fi
-}
+. "$kit/jobs/check.sh"
 
 # every process below $1, deepest last
 descendants() {

@@ -16,17 +16,7 @@ set -u
 ajv=$1 formats=$2 schema=$3 doc=$4
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-pass=0 fail=0
-
-check() {
-	if [ "$2" = "$3" ]; then
-		echo "  ok    $1"
-		pass=$((pass + 1))
-	else
-		echo "  FAIL  $1: got '$2', want '$3'"
-		fail=$((fail + 1))
-	fi
-}
+. "$(dirname "$0")/../../jobs/check.sh"
 
 validate() {
 	"$ajv" validate --spec=draft7 --errors=text -c "$formats" -s "$schema" -d "$1" \
