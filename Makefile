@@ -576,7 +576,8 @@ test: deps test-patches checkpatch kernel check-vmlinux check-ignorelist \
 # tree to "series + that regression patch" (undoing whatever an interrupted
 # run left applied), Kbuild rebuilds the touched files and relinks, and
 # bzImage and vmlinux go to $(DETECT)/images/BUG/; an image whose series,
-# patch and configuration did not change is kept as it is. The tree goes
+# patch and configuration did not change is kept as it is. The builds take
+# the Kbuild lock once, together. The tree goes
 # back to the series alone at the start and at the end. Then every boot is a
 # job (HOSTS=FILE: fanned out over ssh): each bug's kernel with that bug's
 # reproducer only, and the "control" kernel, without any regression patch,
@@ -596,9 +597,10 @@ DETECT_TIMEOUT ?= 240
 # An oops ends the boot at once (QEMU runs with -no-reboot): several of the
 # bugs corrupt memory right after the arithmetic that the sanitizers check.
 DETECT_QEMU_OPTS = -a $(ACCEL) -t $(DETECT_TIMEOUT) -x 'oops=panic kit.timeout=60'
+# The build phase takes the Kbuild lock once for all its builds (fd 9).
 DETECT_BUILD = s=$$(date +%s); \
-	$(call KMAKE,$(DETECT_TREE)) bzImage >$(DETECT)/kbuild-$(1).log 2>&1 || \
-		{ tail -40 $(DETECT)/kbuild-$(1).log; exit 1; }; \
+	$(MAKE) -C $(DETECT_TREE) ARCH=x86_64 LLVM=1 -j$(JOBS) bzImage \
+		>$(DETECT)/kbuild-$(1).log 2>&1 || { tail -40 $(DETECT)/kbuild-$(1).log; exit 1; }; \
 	mkdir -p $(DETECT_IMAGES)/$(1) && \
 	cp $(DETECT_TREE)/arch/x86/boot/bzImage $(DETECT_TREE)/vmlinux $(DETECT_IMAGES)/$(1)/ && \
 	echo $$(( $$(date +%s) - s )) >$(DETECT_IMAGES)/$(1)/build_s && \
@@ -619,17 +621,26 @@ detect: $(B)/.deps-stamp tools $(IGNORELIST) $(B)/ignorelist.config | $(DETECT_T
 		>$(DETECT)/series.log || { cat $(DETECT)/series.log; exit 1; }; \
 	$(KIT)/kconfig/configure.sh $(DETECT_TREE) $(DETECT_FRAGMENTS) || exit 1; \
 	base=$$(cat $(SERIES) $(SERIES_PATCHES) $(DETECT_FRAGMENTS) | sha256sum | cut -c1-16); \
-	for bug in control $(DETECT_BUGS); do \
-		p=$$([ $$bug = control ] || echo $(KIT)/patches/regressions/$$bug.patch); \
-		key=$$base-$$(cat /dev/null $$p | sha256sum | cut -c1-16); \
-		if [ "$$(cat $(DETECT_IMAGES)/$$bug/key 2>/dev/null)" = "$$key" ] && \
-			[ -s $(DETECT_IMAGES)/$$bug/vmlinux ]; then echo "  KEPT    $$bug"; continue; fi; \
-		$(KIT)/patches/apply-series.sh $(PRISTINE) $(DETECT_TREE) $(SERIES) $$p \
-			>$(DETECT)/series.log || { cat $(DETECT)/series.log; exit 1; }; \
-		$(call DETECT_BUILD,$$bug); \
+	patch_of() { [ $$1 = control ] || echo $(KIT)/patches/regressions/$$1.patch; }; \
+	key_of() { echo $$base-$$(cat /dev/null $$(patch_of $$1) | sha256sum | cut -c1-16); }; \
+	todo=; for bug in control $(DETECT_BUGS); do \
+		if [ "$$(cat $(DETECT_IMAGES)/$$bug/key 2>/dev/null)" = "$$(key_of $$bug)" ] && \
+			[ -s $(DETECT_IMAGES)/$$bug/vmlinux ]; then echo "  KEPT    $$bug"; \
+		else todo="$$todo $$bug"; fi; \
 	done; \
-	$(KIT)/patches/apply-series.sh $(PRISTINE) $(DETECT_TREE) $(SERIES) \
-		>$(DETECT)/series.log || { cat $(DETECT)/series.log; exit 1; }; \
+	if [ -n "$$todo" ]; then \
+		exec 9>$(KBUILD_LOCK); echo "  LOCK    $(KBUILD_LOCK)"; flock 9; \
+		echo "  LOCKED  after $$(( $$(date +%s) - start )) s"; \
+		for bug in $$todo; do \
+			key=$$(key_of $$bug); \
+			$(KIT)/patches/apply-series.sh $(PRISTINE) $(DETECT_TREE) $(SERIES) \
+				$$(patch_of $$bug) >$(DETECT)/series.log || { cat $(DETECT)/series.log; exit 1; }; \
+			$(call DETECT_BUILD,$$bug); \
+		done; \
+		flock -u 9; exec 9>&-; \
+		$(KIT)/patches/apply-series.sh $(PRISTINE) $(DETECT_TREE) $(SERIES) \
+			>$(DETECT)/series.log || { cat $(DETECT)/series.log; exit 1; }; \
+	fi; \
 	built=$$(date +%s); \
 	for bug in control $(DETECT_BUGS); do \
 		printf '%s\tbuild\t%s\n' $$bug $$(cat $(DETECT_IMAGES)/$$bug/build_s); \
