@@ -47,6 +47,9 @@ DEB_PACKAGES := linux-source-6.1 clang-19 lld-19 llvm-19 libclang-rt-19-dev \
 	qemu-system-x86 sparse make gcc libc6-dev flex bison bc cpio kmod \
 	libelf-dev libssl-dev dwarves rsync xz-utils perl patch clang-format \
 	zlib1g-dev liblzma-dev parallel openssh-client openssh-server
+# and ajv from npm, into the build directory
+NPM_DIR := $(B)/npm
+AJV := $(NPM_DIR)/node_modules/.bin/ajv
 deps: $(B)/.deps-stamp $(AJV)
 $(B)/.deps-stamp: Makefile
 	@missing=$$(for p in $(DEB_PACKAGES); do \
@@ -64,10 +67,7 @@ $(B)/.deps-stamp: Makefile
 	fi
 	@mkdir -p $(B) && touch $@
 
-# ajv (JSON Schema validator) for the KCIDB document, from npm, into the
-# build directory
-NPM_DIR := $(B)/npm
-AJV := $(NPM_DIR)/node_modules/.bin/ajv
+# ajv (JSON Schema validator, for the KCIDB document), from npm
 $(AJV): | $(B)/.deps-stamp
 	@echo "  NPM     ajv-cli@5 ajv-formats@3 -> $(NPM_DIR)"
 	@npm install --prefix $(NPM_DIR) --no-audit --no-fund --loglevel=error \

@@ -100,7 +100,7 @@ esac
 qrc=$(sed -n 's/^exit_code=//p' "$tmp/boot.txt")
 case $qrc in
 timeout | 0 | 65 | 67) ;;
-1) host_fault "QEMU failed: $(head -c 300 "$tmp/qemu.stderr" | tr '\n' ' ')" ;;
+1) host_fault "QEMU failed: $(head -c 300 "$tmp/qemu.stderr" | tr '\n' ' ' | sed 's/ *$//')" ;;
 *)
 	[ "$qrc" -lt 128 ] 2>/dev/null || host_fault "QEMU killed by signal $((qrc - 128))"
 	;;
