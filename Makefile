@@ -314,7 +314,8 @@ kcidb: tools $(B)/kcidb-checkout.txt
 ## test-kcidb      build/kcidb.json validates (ajv, tools/kcidb/schema.json); broken copies do not
 test-kcidb: kcidb $(AJV)
 	@sh $(KIT)/tools/kcidb/test-kcidb.sh $(AJV) $(NPM_DIR)/node_modules/ajv-formats \
-		$(KIT)/tools/kcidb/schema.json $(KCIDB_DOC)
+		$(KIT)/tools/kcidb/schema.json $(KCIDB_DOC) \
+		$(TRIAGE) $(KIT) $(B)/kcidb-checkout.txt $(abspath $(KIT)/../shared/peer-logs)
 
 # ---------------------------------------------------------------------------
 # Stage 5: triage, and the verdict on each boot.

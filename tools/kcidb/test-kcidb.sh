@@ -7,12 +7,16 @@
 # the kit's own runs, when the document has them: the fixed boot passed, a
 # perf-bug variant's incident points at a known-bug issue of the code.
 #
-# usage: test-kcidb.sh AJV AJV_FORMATS SCHEMA DOC
+# With TRIAGE, KIT, CHECKOUT and PEER_LOGS, also: a document made of every
+# log under PEER_LOGS (other projects' real console logs, each as a boot)
+# validates too.
+#
+# usage: test-kcidb.sh AJV AJV_FORMATS SCHEMA DOC [TRIAGE KIT CHECKOUT PEER_LOGS]
 #   AJV          ajv-cli's ajv (npm ajv-cli@5), AJV_FORMATS the ajv-formats
 #                module directory (npm ajv-formats@3)
 # The last line is "kcidb: N passed, N failed"; exit status 1 on a failure.
 set -u
-[ $# -eq 4 ] || { sed -n '10,12p' "$0" | sed 's/^# //' >&2; exit 2; }
+[ $# -eq 4 ] || [ $# -eq 8 ] || { sed -n '14,16p' "$0" | sed 's/^# //' >&2; exit 2; }
 ajv=$1 formats=$2 schema=$3 doc=$4
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -70,6 +74,22 @@ if grep -q '"path": "intsan.cve-2023-6931",' "$doc"; then
 	*) c="$class" ;;
 	esac
 	check "the variant's incident is a known bug of the code" "$c" known-bug-code
+fi
+# Other projects' logs: each a boot of its own, its sha256 as the kernel's.
+if [ $# -eq 8 ] && [ -d "$8" ]; then
+	n=0
+	mkdir -p "$work/peer"
+	find "$8" -type f ! -name '*.md' | sort | while read -r log; do
+		n=$((n + 1))
+		mkdir -p "$work/peer/$n" && ln -s "$log" "$work/peer/$n/console.log"
+		printf 'peer-%s\t%s\tpeer\t%s\tall\tdone\t-\n' "$(basename "$log")" "$work/peer/$n" \
+			"$(sha256sum <"$log" | cut -c1-64)"
+	done >"$work/peer/boots.tsv"
+	"$5" --kit "$6" --kcidb "$7" "$work/peer/boots.tsv" >"$work/peer.json"
+	check "--kcidb over $(grep -c . "$work/peer/boots.tsv") peer logs exits 0" $? 0
+	v=$(validate "$work/peer.json")
+	check "... and validates ($(grep -c '"report_subject": ' "$work/peer.json") issues)" "$v" valid
+	[ "$v" = valid ] || head -20 "$work/ajv.out" | sed 's/^/        /'
 fi
 echo "kcidb: $pass passed, $fail failed"
 [ $fail -eq 0 ]

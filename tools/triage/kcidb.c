@@ -489,8 +489,10 @@ static void out_test(struct jw *j, int *nobj, const char *origin,
 			 b->f[2], kv_get(&b->bt, "verdict", "?"),
 			 b->expect[0] ? "; " : "", b->expect);
 		js(j, "comment", path);
-		js(j, "start_time", kv_get(&b->job, "start_time", ""));
-		jn(j, "duration", atof(kv_get(&b->bt, "wall_s", "0")));
+		if (kv_get(&b->job, "start_time", NULL))
+			js(j, "start_time", kv_get(&b->job, "start_time", ""));
+		if (kv_get(&b->bt, "wall_s", NULL))
+			jn(j, "duration", atof(kv_get(&b->bt, "wall_s", "0")));
 	} else {
 		snprintf(path, sizeof(path), "workload %s in boot %s%s",
 			 w->name, b->f[0], missing ? ": never started" : "");
