@@ -664,7 +664,8 @@ detect: $(B)/.deps-stamp tools $(IGNORELIST) $(B)/ignorelist.config | $(DETECT_T
 
 ## clean           remove the build directory's kernels and logs (keeps the unpacked tarball)
 clean:
-	rm -rf $(TREE) $(B)/variants $(B)/boots $(B)/boot-tests $(B)/tools
+	rm -rf $(TREE) $(B)/variants $(B)/boots $(B)/boot-tests $(B)/tools \
+		$(B)/fanout $(B)/fanout-test
 
 distclean:
 	rm -rf $(B)

@@ -734,7 +734,7 @@ static void out_doc(FILE *f, const struct kv *co, struct kc *kc)
 	const char *hash = kv_get(co, "patchset_hash", "");
 	char id[512];
 	struct jw j = { f, 1, "      " };
-	int nobj = 0, i;
+	int nobj = 0, i, first;
 
 	snprintf(id, sizeof(id), "%s:%s-%s+%.16s", origin, tree, ver, hash);
 	fputs("{\n  \"version\": {\"major\": 5, \"minor\": 3}", f);
@@ -749,11 +749,18 @@ static void out_doc(FILE *f, const struct kv *co, struct kc *kc)
 	fputs("true", f);
 	jk(&j, "misc");
 	fputs("{", f);
-	for (i = 0; i < co->n; i++) {
+	/* what has no member of its own */
+	for (i = 0, first = 1; i < co->n; i++) {
+		if (!strcmp(co->k[i], "origin") ||
+		    !strcmp(co->k[i], "tree_name") ||
+		    !strcmp(co->k[i], "patchset_hash") ||
+		    !strcmp(co->k[i], "comment"))
+			continue;
+		fputs(first ? "" : ", ", f);
 		json_str(f, co->k[i]);
 		fputs(": ", f);
 		json_str(f, co->v[i]);
-		fputs(i + 1 < co->n ? ", " : "", f);
+		first = 0;
 	}
 	fputs("}", f);
 	jclose(&j);
