@@ -103,7 +103,7 @@ image() {
 }
 
 # Read the list; write the specs (boot-job.sh's arguments) to a new
-# directory, and the run's key: the kit and every spec.
+# directory, and the run's key: the kit, the list and every spec.
 new=$ship/runs/.new.$run.$$
 rm -rf "$new" && mkdir -p "$new/spec" || die "cannot write $new"
 trap 'rm -rf "$new"' EXIT
@@ -127,8 +127,8 @@ while IFS=$tab read -r name outdir kernel initrd vmlinux build expect workloads 
 	n=$((n + 1))
 done <"$list"
 [ $n -gt 0 ] || die "$list: no job"
-key=$( (echo "$khash" && cd "$new" && for name in $(cat names); do cat "body.$name"; done) |
-	sha256sum | cut -c1-16)
+key=$( (echo "$khash" && cd "$new" && cat jobs.tsv && for name in $(cat names); do
+	cat "body.$name"; done) | sha256sum | cut -c1-16)
 for name in $(cat "$new/names"); do
 	echo "-r $key $(cat "$new/body.$name")" >"$new/spec/$name" && rm "$new/body.$name"
 done
