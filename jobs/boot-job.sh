@@ -22,7 +22,7 @@
 # complete: console.log, qemu.stderr, boot.txt and verdict (run-qemu.sh),
 # triage.tsv and triage.json (ubsan-triage, not symbolized), expect.txt
 # (verdict.sh, unless EXPECT is -), job.txt (host, times, inputs' sha256),
-# and done (sha256sum of all of them, for the collector to check).
+# and checksums (sha256sum of all of them, for the collector to check).
 #
 # Exit status 0: the guest gave a verdict (pass, fail, oops, panic or
 # timeout: each a result). 75: a host fault, OUTDIR absent: QEMU killed by a
@@ -134,7 +134,7 @@ fi
 	echo "options=$*"
 } >"$tmp/job.txt"
 # shellcheck disable=SC2086 # word splitting of the file list is intended
-(cd "$tmp" && sha256sum $files >done) || host_fault "cannot write $tmp/done"
+(cd "$tmp" && sha256sum $files >checksums) || host_fault "cannot write $tmp/checksums"
 
 rm -rf "$out" && mv "$tmp" "$out" || host_fault "cannot move $tmp to $out"
 echo "$summary on $(uname -n)"

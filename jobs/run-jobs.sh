@@ -203,20 +203,22 @@ echo "run-jobs: $run: $n job(s) on $where$([ $resume = 1 ] && echo ", resuming $
 # this run; symbolize here (the hosts get no vmlinux), then move them where
 # the kit expects them.
 valid() {
-	[ -s "$1/done" ] && grep -qx "run_key=$key" "$1/job.txt" 2>/dev/null &&
-		(cd "$1" && sha256sum -c --quiet done >/dev/null 2>&1)
+	[ -s "$1/checksums" ] && grep -qx "run_key=$key" "$1/job.txt" 2>/dev/null &&
+		(cd "$1" && sha256sum -c --quiet checksums >/dev/null 2>&1)
 }
 seq=0 ndone=0 notrun='' boot_s=0 job_s=0
 : >"$rundir/boots.tsv"
 while IFS=$tab read -r name outdir vmlinux build k i workloads; do
 	seq=$((seq + 1))
 	staged=$ship/runs/$run/out/$name
-	state=done
+	state="done"
 	if valid "$staged"; then
 		if [ "$vmlinux" != - ] && [ -r "$vmlinux" ]; then
 			"$triage" --kit "$kit" --vmlinux "$vmlinux" --json "$staged/console.log" \
 				>"$staged/triage.json"
-			(cd "$staged" && sha256sum $(awk '{ print $2 }' done) >done.new && mv done.new done)
+			# shellcheck disable=SC2046 # the file names, one word each
+			(cd "$staged" && sha256sum $(awk '{ print $2 }' checksums) >checksums.new &&
+				mv checksums.new checksums)
 		fi
 		rm -rf "$outdir" && mkdir -p "$(dirname "$outdir")" && mv "$staged" "$outdir" ||
 			die "cannot move $staged to $outdir"
@@ -229,7 +231,7 @@ while IFS=$tab read -r name outdir vmlinux build k i workloads; do
 			"$rundir/joblog" >"$rundir/joblog.new" && mv "$rundir/joblog.new" "$rundir/joblog"
 	fi
 	host=$(awk -F'\t' -v s=$seq '$1 == s && $7 == 0 { h = $2; t = $4 } END { print h }' "$rundir/joblog")
-	if [ $state = done ]; then
+	if [ "$state" = "done" ]; then
 		ndone=$((ndone + 1))
 		w=$(sed -n 's/^wall_s=//p' "$outdir/boot.txt")
 		t=$(awk -F'\t' -v s=$seq '$1 == s && $7 == 0 { t = $4 } END { print t + 0 }' "$rundir/joblog")

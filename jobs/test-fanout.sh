@@ -27,6 +27,7 @@ set -u
 kit=$1 triage=$2 work=$3
 shift 3
 tab=$(printf '\t')
+# shellcheck source=jobs/check.sh
 . "$kit/jobs/check.sh"
 
 # every process below $1, deepest last
@@ -59,7 +60,8 @@ run_jobs() {
 		"$work/jobs.tsv"
 }
 result_ok() {
-	[ -s "$1/done" ] && (cd "$1" && sha256sum -c --quiet done >/dev/null 2>&1) && echo complete
+	[ -s "$1/checksums" ] && (cd "$1" && sha256sum -c --quiet checksums >/dev/null 2>&1) &&
+		echo complete
 }
 
 # --- 1: two hosts and a dead one; one job's ssh killed --------------------
@@ -73,7 +75,8 @@ while [ -z "$killed" ] && kill -0 $runner 2>/dev/null && [ $i -lt 1800 ]; do
 	sleep 0.1
 	# a QEMU of the ssh host (sshd's child, not the runner's): its
 	# console log is under that host's directory
-	q=$(ps -eo args= | grep -o "^qemu-system-x86_64 .*$remote[^/]*" | grep -o "$remote[^/]*" | head -1)
+	q=$(ps -eo args= | grep -o "^qemu-system-x86_64 .*${remote}[^/]*" |
+		grep -o "${remote}[^/]*" | head -1)
 	[ -n "$q" ] || continue
 	# that job's ssh: the runner's one ssh to the host (one slot)
 	for p in $(descendants $runner); do

@@ -59,7 +59,7 @@ cp "$dir/id_ed25519.pub" "$dir/authorized_keys"
 chmod 600 "$dir/authorized_keys"
 # sshd's privilege separation directory (a runtime directory, created by the
 # ssh service when there is one; sshd refuses to start without it)
-[ -d /run/sshd ] || mkdir -p -m 0755 /run/sshd
+[ -d /run/sshd ] || mkdir -m 0755 /run/sshd
 
 # a free port: let sshd try; it exits at once when the port is taken
 tries=0

@@ -20,6 +20,7 @@ set -u
 ajv=$1 formats=$2 schema=$3 doc=$4
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# shellcheck source=jobs/check.sh
 . "$(dirname "$0")/../../jobs/check.sh"
 
 validate() {
