@@ -182,7 +182,8 @@ if [ -n "$hosts" ]; then
 	done <"$hosts"
 	[ -s "$rundir/hosts" ] || { echo "run-jobs: no usable host in $hosts" >&2; exit 1; }
 	where="$(grep -c . "$rundir/hosts") host(s)"
-	set -- "$@" --sshloginfile "$rundir/hosts" --ssh "$ssh"
+	# -t: keep mtimes, so that rsync's quick check skips what a host has
+	set -- "$@" --sshloginfile "$rundir/hosts" --ssh "$ssh" --rsync-opts -rlDzRt
 	if grep -qv '^\([0-9]*/\)\{0,1\}:$' "$rundir/hosts"; then
 		set -- "$@" --basefile "$wd/./kit/$khash" --basefile "$wd/./runs/$run/spec" \
 			--return "$wd/./runs/$run/out/{}"
