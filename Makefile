@@ -77,7 +77,8 @@ KMAKE = mkdir -p $(B) && flock $(KBUILD_LOCK) $(MAKE) -C $(1) ARCH=x86_64 LLVM=1
 .PHONY: all deps kernel variants check-vmlinux checkpatch test test-patches \
 	clean distclean help initramfs boot boot-variants tools triage verdict \
 	report test-tools fuzz bench-triage bench bench-kernels \
-	check-ignorelist test-ignorelist fp-rate noise sparse kselftests
+	check-ignorelist test-ignorelist fp-rate noise sparse kselftests kcidb \
+	test-kcidb test-fanout
 ## all             (default) build, boot, triage and report
 all: kernel boot report
 
@@ -88,12 +89,17 @@ help:
 DEB_PACKAGES := linux-source-6.1 clang-19 lld-19 llvm-19 libclang-rt-19-dev \
 	qemu-system-x86 sparse make gcc libc6-dev flex bison bc cpio kmod \
 	libelf-dev libssl-dev dwarves rsync xz-utils perl patch clang-format \
-	zlib1g-dev liblzma-dev stress-ng busybox-static libcap-dev
-deps: $(B)/.deps-stamp
+	zlib1g-dev liblzma-dev stress-ng busybox-static libcap-dev \
+	parallel openssh-client openssh-server
+# and ajv from npm, into the build directory
+NPM_DIR := $(B)/npm
+AJV := $(NPM_DIR)/node_modules/.bin/ajv
+deps: $(B)/.deps-stamp $(AJV)
 $(B)/.deps-stamp: Makefile
 	@missing=$$(for p in $(DEB_PACKAGES); do \
 		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
-		grep -q 'install ok installed' || echo $$p; done); \
+		grep -q 'install ok installed' || echo $$p; done; \
+		command -v npm >/dev/null || echo nodejs npm); \
 	if [ -n "$$missing" ]; then \
 		cmd="apt-get update && apt-get install -y --no-install-recommends $$missing"; \
 		if [ "$$(id -u)" -ne 0 ]; then \
@@ -104,6 +110,14 @@ $(B)/.deps-stamp: Makefile
 			apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
 	@mkdir -p $(B) && touch $@
+
+# ajv (JSON Schema validator, for the KCIDB document), from npm
+$(AJV): | $(B)/.deps-stamp
+	@echo "  NPM     ajv-cli@5 ajv-formats@3 -> $(NPM_DIR)"
+	@npm install --prefix $(NPM_DIR) --no-audit --no-fund --loglevel=error \
+		ajv-cli@5 ajv-formats@3 >$(B)/npm-install.log 2>&1 || \
+		{ cat $(B)/npm-install.log; exit 1; }
+	@touch $@
 
 # ---------------------------------------------------------------------------
 # Stage 1: the patched tree and its configuration.
@@ -304,20 +318,85 @@ $(PERF_SELFTESTS)/.built: | $(PRISTINE)/Makefile $(B)/.deps-stamp
 
 BOOT_TIMEOUT ?= $(if $(filter tiny,$(BASE)),600,10800)
 ACCEL ?= auto
+QEMU_OPTS = -s $(QEMU_CPUS) -m $(QEMU_MEM) -D $(QEMU_DEVICES)
 RUN_QEMU = $(KIT)/boot-tests/run-qemu.sh -a $(ACCEL) -c $(B)/kvm-probe \
-	-t $(BOOT_TIMEOUT) -i $(INITRAMFS) -s $(QEMU_CPUS) -m $(QEMU_MEM) -D $(QEMU_DEVICES)
+	-t $(BOOT_TIMEOUT) -i $(INITRAMFS) $(QEMU_OPTS)
 REPRODUCERS := perf-cve-2023-6931,perf-u16-2015
 
-## boot            boot the kit's kernel with every workload
-boot: initramfs
-	-@$(RUN_QEMU) -k $(TREE)/arch/x86/boot/bzImage -o $(BB)/boots/fixed -n fixed
+# Boots are jobs (jobs/README.md): a target writes a job list, and
+# jobs/run-jobs.sh runs it here (BOOT_JOBS at once), or, with HOSTS=FILE
+# (GNU parallel's --sshloginfile), on those machines over ssh. Each job's
+# results land in its directory complete, or not at all.
+HOSTS ?=
+HOSTS_SSH ?= ssh
+HOSTS_WD ?= int-sanitizer-kit
+BOOT_JOBS ?= 1
+BOOT_TRIES ?= 3
+JOBS_DIR := $(BB)/fanout
+# One line of a job list: name, result directory, bzImage, initramfs,
+# vmlinux, build, expectation, workloads, run-qemu.sh options.
+JOB_LINE = printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(strip $(1))" "$(strip $(2))" \
+	"$(strip $(3))" "$(strip $(4))" "$(strip $(5))" "$(strip $(6))" "$(strip $(7))" \
+	"$(strip $(8))" "$(strip $(9))"
+# $(call RUN_JOBS,RUN,JOBLIST[,more run-jobs.sh options])
+RUN_JOBS = sh $(KIT)/jobs/run-jobs.sh -n $(1) -d $(JOBS_DIR) -K $(KIT) -T $(TRIAGE) \
+	-W $(HOSTS_WD) -j $(BOOT_JOBS) -R $(BOOT_TRIES) \
+	$(if $(HOSTS),-H $(abspath $(HOSTS)) -S '$(HOSTS_SSH)') $(3) $(2)
+# the kit's main kernel, as KCIDB's build config_name
+MAIN_BUILD := kit-$(BASE_NAME)-$(SANITIZERS)$(if $(filter 1,$(TRAP)),-trap)
 
-## boot-variants   boot each perf-bug kernel with the two reproducers
-boot-variants: initramfs variants
-	-@for v in $(REGRESSIONS); do \
-		$(RUN_QEMU) -k $(BB)/variants/$$v/arch/x86/boot/bzImage \
-			-o $(BB)/boots/$$v -n $$v -w $(REPRODUCERS); \
-	done
+## boot            boot the kit's kernel with every workload (a job; HOSTS=FILE: over ssh)
+boot: initramfs tools
+	@mkdir -p $(JOBS_DIR)
+	@$(call JOB_LINE,fixed,$(BB)/boots/fixed,$(TREE)/arch/x86/boot/bzImage,$(INITRAMFS), \
+		$(TREE)/vmlinux,$(MAIN_BUILD),fixed,all,-a $(ACCEL) -t $(BOOT_TIMEOUT) $(QEMU_OPTS)) \
+		>$(JOBS_DIR)/boot.jobs
+	@$(call RUN_JOBS,boot,$(JOBS_DIR)/boot.jobs)
+
+## boot-variants   boot each perf-bug kernel with the two reproducers (jobs)
+boot-variants: initramfs variants tools
+	@mkdir -p $(JOBS_DIR)
+	@for v in $(REGRESSIONS); do \
+		$(call JOB_LINE,$$v,$(BB)/boots/$$v,$(BB)/variants/$$v/arch/x86/boot/bzImage, \
+			$(INITRAMFS),$(BB)/variants/$$v/vmlinux,variant-$$v,caught,$(REPRODUCERS), \
+			-a $(ACCEL) -t $(BOOT_TIMEOUT) $(QEMU_OPTS)); \
+	done >$(JOBS_DIR)/boot-variants.jobs
+	@$(call RUN_JOBS,boot-variants,$(JOBS_DIR)/boot-variants.jobs)
+
+# ---------------------------------------------------------------------------
+# KCIDB: the boot runs' results as one KCIDB v5.3 document (tools/kcidb/).
+# The checkout is Debian's linux-source plus the series; patchset_hash is
+# KCIDB's: sha256 of each patch's sha256, in series order.
+KCIDB_RUNS ?= boot boot-variants detect
+KCIDB_DOC := $(BB)/kcidb.json
+$(B)/kcidb-checkout.txt: $(SERIES) $(SERIES_PATCHES) FORCE | $(PRISTINE)/Makefile
+	@{ echo origin=intsan; echo tree_name=linux-source-6.1; \
+	echo version=$$(dpkg-query -W -f='$${Version}' linux-source-6.1); \
+	echo kernelversion=$$(make -s -C $(PRISTINE) kernelversion); \
+	echo patchset_hash=$$(for p in $(SERIES_PATCHES); do sha256sum $$p | cut -c-64; done | \
+		sha256sum | cut -c-64); \
+	echo compiler=$$($(LLVM_BIN)/clang --version | head -1); \
+	echo "comment=Debian linux-source-6.1 $$(dpkg-query -W -f='$${Version}' linux-source-6.1) + patches/series ($(words $(SERIES_PATCHES)) patches)"; \
+	} >$@.tmp
+	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
+
+## kcidb           one KCIDB v5.3 document of the last boot runs: build/<base>/kcidb.json
+kcidb: tools $(B)/kcidb-checkout.txt
+	@runs=$$(for r in $(KCIDB_RUNS); do \
+		f=$(JOBS_DIR)/$(HOSTS_WD)/runs/$$r/boots.tsv; [ -s $$f ] && echo $$f; done); \
+	[ -n "$$runs" ] || { echo "kcidb: no run of $(KCIDB_RUNS) yet"; exit 1; }; \
+	$(TRIAGE) --kit $(KIT) --kcidb $(B)/kcidb-checkout.txt $$runs >$(KCIDB_DOC).tmp && \
+		mv $(KCIDB_DOC).tmp $(KCIDB_DOC) && \
+	echo "kcidb: $(KCIDB_DOC) from $$(echo $$runs | wc -w) run(s):" \
+		"$$(grep -c '"path": ' $(KCIDB_DOC)) tests," \
+		"$$(grep -c '"report_subject": ' $(KCIDB_DOC)) issues," \
+		"$$(grep -c '"issue_id": ' $(KCIDB_DOC)) incidents"
+
+## test-kcidb      build/kcidb.json validates (ajv, tools/kcidb/schema.json); broken copies do not
+test-kcidb: kcidb $(AJV)
+	@sh $(KIT)/tools/kcidb/test-kcidb.sh $(AJV) $(NPM_DIR)/node_modules/ajv-formats \
+		$(KIT)/tools/kcidb/schema.json $(KCIDB_DOC) \
+		$(TRIAGE) $(KIT) $(B)/kcidb-checkout.txt $(abspath $(KIT)/../shared/peer-logs)
 
 # ---------------------------------------------------------------------------
 # Stage 5: triage, and the verdict on each boot.
@@ -527,8 +606,10 @@ $(RAW)/linux/vmlinux: $(SERIES) $(SERIES_PATCHES) $(FRAGMENTS) $(BASE_FILE) \
 ##                 group and idiom; checks kept; both perf bugs caught (for BASE)
 noise: tools boot boot-variants $(RAW)/linux/vmlinux
 	@w=$$(awk '$$1 != "test-ubsan" { print $$1 }' $(BB)/boot-tests/workloads.list | paste -sd, -); \
-	$(RUN_QEMU) -k $(RAW)/linux/arch/x86/boot/bzImage -o $(BB)/boots/raw \
-		-n raw -w "$$w" || true
+	$(call JOB_LINE,raw,$(BB)/boots/raw,$(RAW)/linux/arch/x86/boot/bzImage,$(INITRAMFS), \
+		$(RAW)/linux/vmlinux,raw-$(BASE_NAME),,$$w,-a $(ACCEL) -t $(BOOT_TIMEOUT) $(QEMU_OPTS)) \
+		>$(JOBS_DIR)/noise.jobs
+	@$(call RUN_JOBS,noise,$(JOBS_DIR)/noise.jobs)
 	@$(call TRIAGE_BOOT,raw,$(RAW)/linux)
 	@$(call TRIAGE_BOOT,fixed,$(TREE))
 	@$(foreach v,$(REGRESSIONS),$(call TRIAGE_BOOT,$(v),$(BB)/variants/$(v));)
@@ -566,9 +647,14 @@ fuzz: $(B)/.deps-stamp
 bench-triage: tools
 	@$(MAKE) -s -C $(KIT)/tools O=$(B)/tools bench
 
+## test-fanout     the fixed and variant boots over a throw-away sshd on 127.0.0.1 and here
+test-fanout: boot boot-variants
+	@sh $(KIT)/jobs/test-fanout.sh $(KIT) $(TRIAGE) $(B)/fanout-test \
+		$(JOBS_DIR)/boot.jobs $(JOBS_DIR)/boot-variants.jobs
+
 ## test            what CI runs: patches, kernel, handler calls, ignorelist, tools, boots, verdicts
 test: deps test-patches checkpatch kernel check-vmlinux check-ignorelist \
-		test-ignorelist test-tools fuzz boot boot-variants
+		test-ignorelist test-tools fuzz boot boot-variants test-fanout test-kcidb
 	@$(MAKE) -s verdict
 
 # ---------------------------------------------------------------------------
@@ -577,17 +663,22 @@ test: deps test-patches checkpatch kernel check-vmlinux check-ignorelist \
 # sanitizers catch. patches/regressions/corpus.tsv lists the bugs,
 # known-bugs.tsv their expected sites.
 #
-# One tree, $(B)/detect/linux: the series plus kconfig/detect.config, built
-# once. For each bug apply-series.sh brings the tree to "series + that
-# regression patch" (undoing whatever an interrupted run left applied),
-# Kbuild rebuilds the touched files and relinks, the kernel boots with that
-# bug's reproducer only and ubsan-triage reads the log. The tree goes back
-# to the series alone at the start and at the end. The "control" boot runs
-# every reproducer on the tree without any regression patch.
+# One tree, $(B)/detect/linux: the series plus kconfig/detect.config. First
+# every kernel is built and kept: for each bug apply-series.sh brings the
+# tree to "series + that regression patch" (undoing whatever an interrupted
+# run left applied), Kbuild rebuilds the touched files and relinks, and
+# bzImage and vmlinux go to $(DETECT)/images/BUG/; an image whose series,
+# patch and configuration did not change is kept as it is. The builds take
+# the Kbuild lock once, together. The tree goes
+# back to the series alone at the start and at the end. Then every boot is a
+# job (HOSTS=FILE: fanned out over ssh): each bug's kernel with that bug's
+# reproducer only, and the "control" kernel, without any regression patch,
+# with every reproducer; ubsan-triage reads each log.
 
 .PHONY: detect
 DETECT := $(BB)/detect
 DETECT_TREE := $(DETECT)/linux
+DETECT_IMAGES := $(DETECT)/images
 DETECT_CORPUS := $(KIT)/patches/regressions/corpus.tsv
 DETECT_BUGS := $(shell awk -F'\t' 'NR > 1 && $$1 !~ /^\#/ { print $$1 }' $(DETECT_CORPUS))
 DETECT_WORKLOADS := $(shell awk -F'\t' 'NR > 1 && $$1 !~ /^\#/ { print $$2 }' $(DETECT_CORPUS))
@@ -597,17 +688,15 @@ DETECT_FRAGMENTS := $(KIT)/kconfig/guest.config $(KIT)/kconfig/ubsan.config \
 DETECT_TIMEOUT ?= 240
 # An oops ends the boot at once (QEMU runs with -no-reboot): several of the
 # bugs corrupt memory right after the arithmetic that the sanitizers check.
-DETECT_QEMU = $(KIT)/boot-tests/run-qemu.sh -a $(ACCEL) -c $(B)/kvm-probe \
-	-t $(DETECT_TIMEOUT) -i $(DETECT)/boot-tests/initramfs.cpio \
-	-x 'oops=panic kit.timeout=60'
-DETECT_TRIAGE = $(TRIAGE) --kit $(KIT) --tsv $(DETECT)/boots/$(1)/console.log \
-		>$(DETECT)/boots/$(1)/triage.tsv; \
-	$(TRIAGE) --kit $(KIT) --vmlinux $(DETECT_TREE)/vmlinux --json \
-		$(DETECT)/boots/$(1)/console.log >$(DETECT)/boots/$(1)/triage.json
+DETECT_QEMU_OPTS = -a $(ACCEL) -t $(DETECT_TIMEOUT) -x 'oops=panic kit.timeout=60' $(QEMU_OPTS)
+# The build phase takes the Kbuild lock once for all its builds (fd 9).
 DETECT_BUILD = s=$$(date +%s); \
-	$(call KMAKE,$(DETECT_TREE)) bzImage >$(DETECT)/kbuild-$(1).log 2>&1 || \
-		{ tail -40 $(DETECT)/kbuild-$(1).log; exit 1; }; \
-	echo "$(1)	build	$$(( $$(date +%s) - s ))" >>$(DETECT)/times.tsv; \
+	$(MAKE) -C $(DETECT_TREE) ARCH=x86_64 LLVM=1 -j$(JOBS) bzImage \
+		>$(DETECT)/kbuild-$(1).log 2>&1 || { tail -40 $(DETECT)/kbuild-$(1).log; exit 1; }; \
+	mkdir -p $(DETECT_IMAGES)/$(1) && \
+	cp $(DETECT_TREE)/arch/x86/boot/bzImage $(DETECT_TREE)/vmlinux $(DETECT_IMAGES)/$(1)/ && \
+	echo $$(( $$(date +%s) - s )) >$(DETECT_IMAGES)/$(1)/build_s && \
+	echo "$$key" >$(DETECT_IMAGES)/$(1)/key || exit 1; \
 	echo "  BUILT   $(1) in $$(( $$(date +%s) - s )) s"
 
 $(DETECT_TREE)/Makefile: | $(PRISTINE)/Makefile
@@ -615,39 +704,59 @@ $(DETECT_TREE)/Makefile: | $(PRISTINE)/Makefile
 	@mkdir -p $(DETECT) && rm -rf $(DETECT_TREE).tmp && \
 		cp -a $(PRISTINE) $(DETECT_TREE).tmp && mv $(DETECT_TREE).tmp $(DETECT_TREE)
 
-## detect          re-introduce each corpus bug, boot its reproducer, table of catches
+## detect          re-introduce each corpus bug, boot its reproducer, table of catches (HOSTS=FILE: boots over ssh)
 detect: $(B)/.deps-stamp tools $(IGNORELIST) $(B)/ignorelist.config | $(DETECT_TREE)/Makefile
 	@# The recipe runs make recursively, so make -n would run it, boots included.
 	@$(if $(findstring n,$(firstword -$(MAKEFLAGS))),echo "detect: skipped under make -n"; exit 0;) \
-	start=$$(date +%s); mkdir -p $(DETECT)/boots; : >$(DETECT)/times.tsv; \
+	start=$$(date +%s); mkdir -p $(DETECT)/boots $(DETECT_IMAGES); \
 	$(KIT)/patches/apply-series.sh $(PRISTINE) $(DETECT_TREE) $(SERIES) \
 		>$(DETECT)/series.log || { cat $(DETECT)/series.log; exit 1; }; \
 	$(KIT)/kconfig/configure.sh $(DETECT_TREE) $(BASE_ARG) $(DETECT_FRAGMENTS) || exit 1; \
-	$(call DETECT_BUILD,control); \
+	base=$$( (echo $(BASE_ARG); cat $(SERIES) $(SERIES_PATCHES) $(DETECT_FRAGMENTS) $(BASE_FILE)) | sha256sum | cut -c1-16); \
+	patch_of() { [ $$1 = control ] || echo $(KIT)/patches/regressions/$$1.patch; }; \
+	key_of() { echo $$base-$$(cat /dev/null $$(patch_of $$1) | sha256sum | cut -c1-16); }; \
+	todo=; for bug in control $(DETECT_BUGS); do \
+		if [ "$$(cat $(DETECT_IMAGES)/$$bug/key 2>/dev/null)" = "$$(key_of $$bug)" ] && \
+			[ -s $(DETECT_IMAGES)/$$bug/vmlinux ]; then echo "  KEPT    $$bug"; \
+		else todo="$$todo $$bug"; fi; \
+	done; \
+	if [ -n "$$todo" ]; then \
+		exec 9>$(KBUILD_LOCK); echo "  LOCK    $(KBUILD_LOCK)"; flock 9; \
+		echo "  LOCKED  after $$(( $$(date +%s) - start )) s"; \
+		for bug in $$todo; do \
+			key=$$(key_of $$bug); \
+			$(KIT)/patches/apply-series.sh $(PRISTINE) $(DETECT_TREE) $(SERIES) \
+				$$(patch_of $$bug) >$(DETECT)/series.log || { cat $(DETECT)/series.log; exit 1; }; \
+			$(call DETECT_BUILD,$$bug); \
+		done; \
+		flock -u 9; exec 9>&-; \
+		$(KIT)/patches/apply-series.sh $(PRISTINE) $(DETECT_TREE) $(SERIES) \
+			>$(DETECT)/series.log || { cat $(DETECT)/series.log; exit 1; }; \
+	fi; \
+	built=$$(date +%s); \
+	for bug in control $(DETECT_BUGS); do \
+		printf '%s\tbuild\t%s\n' $$bug $$(cat $(DETECT_IMAGES)/$$bug/build_s); \
+	done >$(DETECT)/times.tsv; \
 	$(MAKE) -s -C $(KIT)/boot-tests O=$(DETECT)/boot-tests KMODS= \
 		WORKLOADS='$(DETECT_WORKLOADS)' || exit 1; \
-	$(DETECT_QEMU) -k $(DETECT_TREE)/arch/x86/boot/bzImage \
-		-o $(DETECT)/boots/control -n detect-control \
-		-w $$(echo $(DETECT_WORKLOADS) | tr ' ' ,); \
-	$(call DETECT_TRIAGE,control); \
+	{ $(call JOB_LINE,detect-control,$(DETECT)/boots/control,$(DETECT_IMAGES)/control/bzImage, \
+		$(DETECT)/boot-tests/initramfs.cpio,$(DETECT_IMAGES)/control/vmlinux,detect-control,-, \
+		$$(echo $(DETECT_WORKLOADS) | tr ' ' ,),$(DETECT_QEMU_OPTS)); \
 	for bug in $(DETECT_BUGS); do \
 		w=$$(awk -F'\t' -v b=$$bug '$$1 == b { print $$2 }' $(DETECT_CORPUS)); \
-		$(KIT)/patches/apply-series.sh $(PRISTINE) $(DETECT_TREE) $(SERIES) \
-			$(KIT)/patches/regressions/$$bug.patch >$(DETECT)/series.log || \
-			{ cat $(DETECT)/series.log; exit 1; }; \
-		$(call DETECT_BUILD,$$bug); \
-		$(DETECT_QEMU) -k $(DETECT_TREE)/arch/x86/boot/bzImage \
-			-o $(DETECT)/boots/$$bug -n detect-$$bug -w $$w; \
-		$(call DETECT_TRIAGE,$$bug); \
-	done; \
-	$(KIT)/patches/apply-series.sh $(PRISTINE) $(DETECT_TREE) $(SERIES) \
-		>$(DETECT)/series.log || { cat $(DETECT)/series.log; exit 1; }; \
+		$(call JOB_LINE,detect-$$bug,$(DETECT)/boots/$$bug,$(DETECT_IMAGES)/$$bug/bzImage, \
+			$(DETECT)/boot-tests/initramfs.cpio,$(DETECT_IMAGES)/$$bug/vmlinux,detect-$$bug,-, \
+			$$w,$(DETECT_QEMU_OPTS)); \
+	done; } >$(DETECT)/detect.jobs; \
+	mkdir -p $(JOBS_DIR); rc=0; $(call RUN_JOBS,detect,$(DETECT)/detect.jobs) || rc=1; \
 	$(KIT)/boot-tests/detect-table.sh $(KIT) $(DETECT) $(DETECT_BUGS); \
-	echo "detect: $$(( $$(date +%s) - start )) s in all"
+	echo "detect: $$(( $$(date +%s) - start )) s in all: builds $$((built - start)) s, boots $$(( $$(date +%s) - built )) s"; \
+	exit $$rc
 
 ## clean           remove the build directory's kernels and logs (keeps the unpacked tarball)
 clean:
-	rm -rf $(TREE) $(BB)/variants $(BB)/boots $(BB)/boot-tests $(B)/tools
+	rm -rf $(TREE) $(BB)/variants $(BB)/boots $(BB)/boot-tests $(B)/tools \
+		$(BB)/fanout $(B)/fanout-test
 
 distclean:
 	rm -rf $(B)

@@ -11,8 +11,9 @@
 #include <unistd.h>
 
 #include "triage/triage.h"
+#include "triage/kcidb.h"
 
-enum { OUT_TABLE, OUT_JSON, OUT_TSV, OUT_FPRATE };
+enum { OUT_TABLE, OUT_JSON, OUT_TSV, OUT_FPRATE, OUT_KCIDB };
 
 struct run {
 	struct sitetab sites;
@@ -43,6 +44,9 @@ static void usage(FILE *f)
 	      "detail\n"
 	      "  --fp-rate           sites per class and the false-positive "
 	      "rate\n"
+	      "  --kcidb CHECKOUT    one KCIDB v5 document; the arguments are "
+	      "the\n"
+	      "                      runner's boots.tsv files, not logs\n"
 	      "  --kit DIR           DIR/sanitizer-ignorelist/*.scl,\n"
 	      "                      DIR/annotations/sites.tsv,\n"
 	      "                      DIR/patches/regressions/known-bugs.tsv\n"
@@ -111,6 +115,7 @@ int main(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "tsv", no_argument, NULL, 't' },
 		{ "fp-rate", no_argument, NULL, 'f' },
+		{ "kcidb", required_argument, NULL, 'C' },
 		{ "kit", required_argument, NULL, 'k' },
 		{ "ignorelist", required_argument, NULL, 'i' },
 		{ "annotations", required_argument, NULL, 'a' },
@@ -125,7 +130,7 @@ int main(int argc, char **argv)
 	static char *stdin_only[] = { "-" };
 	struct run run;
 	struct lists lists;
-	const char *vmlinux = NULL;
+	const char *vmlinux = NULL, *checkout = NULL;
 	char **paths;
 	int c, out = OUT_TABLE, ret = 0, npaths;
 	size_t i;
@@ -142,6 +147,10 @@ int main(int argc, char **argv)
 			break;
 		case 'f':
 			out = OUT_FPRATE;
+			break;
+		case 'C':
+			out = OUT_KCIDB;
+			checkout = optarg;
 			break;
 		case 'k':
 			if (load_kit(&lists, optarg))
@@ -178,6 +187,12 @@ int main(int argc, char **argv)
 			usage(stderr);
 			return 2;
 		}
+	}
+	if (out == OUT_KCIDB) {
+		ret = kcidb_main(&lists, checkout, argv + optind, argc - optind,
+				 stdout);
+		lists_free(&lists);
+		return ret ? ret : (fflush(stdout) || ferror(stdout)) ? 2 : 0;
 	}
 	paths = optind < argc ? argv + optind : stdin_only;
 	npaths = optind < argc ? argc - optind : 1;
