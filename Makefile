@@ -407,8 +407,9 @@ tools: $(B)/.deps-stamp
 	@$(MAKE) -s -C $(KIT)/tools O=$(B)/tools
 
 # triage.tsv for sh, triage.json for machines; "new" sites do not fail here.
-# Only the JSON carries source lines, so only it is symbolized.
-TRIAGE_BOOT = $(TRIAGE) --kit $(KIT) --tsv \
+# Both are symbolized: an early-boot report with no reliable frame is named
+# after the frame that passes through its site.
+TRIAGE_BOOT = $(TRIAGE) --kit $(KIT) --vmlinux $(2)/vmlinux --tsv \
 		$(BB)/boots/$(1)/console.log >$(BB)/boots/$(1)/triage.tsv; \
 	$(TRIAGE) --kit $(KIT) --vmlinux $(2)/vmlinux --json \
 		$(BB)/boots/$(1)/console.log >$(BB)/boots/$(1)/triage.json; true
@@ -416,8 +417,8 @@ TRIAGE_BOOT = $(TRIAGE) --kit $(KIT) --tsv \
 ## triage          triage the fixed kernel's boot log
 triage: tools
 	@$(call TRIAGE_BOOT,fixed,$(TREE))
-	@$(TRIAGE) --kit $(KIT) $(BB)/boots/fixed/console.log || true
-	@$(TRIAGE) --kit $(KIT) --fp-rate $(BB)/boots/fixed/console.log || true
+	@$(TRIAGE) --kit $(KIT) --vmlinux $(TREE)/vmlinux $(BB)/boots/fixed/console.log || true
+	@$(TRIAGE) --kit $(KIT) --vmlinux $(TREE)/vmlinux --fp-rate $(BB)/boots/fixed/console.log || true
 
 ## verdict         check the expected results of every boot
 verdict: tools

@@ -183,8 +183,9 @@ void capture_run(const char *const argv[], struct capture *c)
 	c->buf[c->len] = '\0';
 	if (c->tail)
 		show_tail(c);
-	if (WIFSIGNALED(wst))
-		c->status = 128 + WTERMSIG(wst);
+	c->signal = WIFSIGNALED(wst) ? WTERMSIG(wst) : 0;
+	if (c->signal)
+		c->status = 128 + c->signal;
 	else
 		c->status = WEXITSTATUS(wst);
 	c->ms = now_ms() - t0;

@@ -28,6 +28,7 @@ struct capture {
 	char *buf; /* everything the command printed, up to CAPTURE_MAX */
 	size_t len;
 	int status; /* exit status, 128 + signal if killed */
+	int signal; /* the signal that killed it, 0 if it exited */
 	int timed_out;
 	long ms;
 	int shown; /* lines passed on as diagnostics */

@@ -233,12 +233,11 @@ static void run_item(const char *workload, int nr, struct item *it)
 	       c.status, c.ms);
 	if (c.timed_out)
 		snprintf(why, sizeof(why), "TIMEOUT after %d s", it->timeout_s);
-	else if (c.status > 128 && oom >= 0 && oom_kills() > oom)
-		snprintf(why, sizeof(why), "OOM-killed (signal %d)",
-			 c.status - 128);
-	else if (c.status > 128)
-		snprintf(why, sizeof(why), "killed by signal %d (%s)",
-			 c.status - 128, strsignal(c.status - 128));
+	else if (c.signal && oom >= 0 && oom_kills() > oom)
+		snprintf(why, sizeof(why), "OOM-killed (signal %d)", c.signal);
+	else if (c.signal)
+		snprintf(why, sizeof(why), "killed by signal %d (%s)", c.signal,
+			 strsignal(c.signal));
 	else if (c.status && !is_skip_status(c.status))
 		snprintf(why, sizeof(why), "exit status %d", c.status);
 	capture_free(&c);

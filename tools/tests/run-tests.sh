@@ -211,6 +211,22 @@ EOF
 			bad "trap symbolization: no symtest.c:4 site"
 			cat "$TMPDIR_T/trap.tsv" "$TMPDIR_T/sym.err"
 		fi
+		# with no reliable frame (early boot), the guilty one is the
+		# frame whose source passes through the report's file:line
+		at=$(sed -n 's/.*"src": \["sym_outer \([^"]*symtest\.c:[0-9]*\):[0-9]*".*/\1/p' \
+			"$TMPDIR_T/sym.json" | head -n 1)
+		printf '%s\n' "UBSAN: negation-overflow in $at:2" \
+			'negation of -2147483648 cannot be represented' \
+			'Call Trace:' ' ? main+0x1/0x10' ' ? sym_outer+0x9/0x20' \
+			'========================================================================' \
+			>"$TMPDIR_T/early.log"
+		"$TRIAGE" --tsv --vmlinux "$TMPDIR_T/symtest" "$TMPDIR_T/early.log" \
+			>"$TMPDIR_T/early.tsv" 2>"$TMPDIR_T/sym.err"
+		if [ -n "$at" ] && grep -q "	sym_outer	1	UBSAN: negation-overflow in sym_outer	" \
+			"$TMPDIR_T/early.tsv"; then ok; else
+			bad "unreliable stack: guilty frame not taken from the site ($at)"
+			cat "$TMPDIR_T/early.tsv" "$TMPDIR_T/sym.err"
+		fi
 		"$TRIAGE" --json --vmlinux "$TMPDIR_T/nope" "$TMPDIR_T/sym.log" \
 			>/dev/null 2>"$TMPDIR_T/sym.err"
 		[ $? -eq 1 ] && grep -q warning "$TMPDIR_T/sym.err" && ok ||

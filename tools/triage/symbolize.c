@@ -307,8 +307,56 @@ static void trap_site(struct report *r)
 	}
 }
 
+/* Does a symbolized chain ("func file:line:col" lines) pass through file:line? */
+static int src_has(const char *src, const char *file, unsigned int line)
+{
+	char want[PATH_MAX_T + 16];
+	size_t n = (size_t)snprintf(want, sizeof(want), " %s:%u", file, line);
+	const char *p;
+
+	for (p = src; (p = strstr(p, want)); p += n) {
+		if (!p[n] || p[n] == ':' || p[n] == '\n')
+			return 1;
+	}
+	return 0;
+}
+
 /*
- * Fill frame.src for every stored frame, and the site of traps. Returns 0,
+ * An early-boot report may have no reliable frame at all ("? up", "? func"
+ * for each stale return address on the stack), and the first unreliable one
+ * that is not machinery is then a guess. The frame whose symbolized source
+ * passes through the report's own file:line is the one that called the
+ * handler: name the report after it. A reliable guilty frame is kept.
+ */
+static void site_frame(struct report *r)
+{
+	char func[FUNC_MAX];
+	int i;
+
+	if (!report_is_ubsan(r) || r->trapped || !r->file[0] || !r->line)
+		return;
+	for (i = 0; i < r->nframes; i++) {
+		tl_norm_func(r->frames[i].func, func, sizeof(func));
+		if (!r->frames[i].unreliable && !strcmp(func, r->func))
+			return;
+	}
+	for (i = 0; i < r->nframes; i++) {
+		if (!r->frames[i].src ||
+		    !src_has(r->frames[i].src, r->file, r->line))
+			continue;
+		tl_norm_func(r->frames[i].func, r->func, sizeof(r->func));
+		snprintf(r->title, sizeof(r->title), "UBSAN: %s in %s", r->kind,
+			 r->func);
+		snprintf(r->syz_title, sizeof(r->syz_title), "UBSAN: %s in %s",
+			 r->old_style ? "undefined-behaviour" : r->kind,
+			 r->func);
+		return;
+	}
+}
+
+/*
+ * Fill frame.src for every stored frame, the site of traps, and the guilty
+ * frame of UBSAN reports without a reliable one. Returns 0,
  * or -1 with a warning.
  */
 int symbolize_sites(struct sitetab *t, const char *vmlinux)
@@ -345,8 +393,10 @@ int symbolize_sites(struct sitetab *t, const char *vmlinux)
 	} else {
 		for_frames(t, &z, 1);
 		for_frames(t, &z, 2);
-		for (i = 0; i < t->n; i++)
+		for (i = 0; i < t->n; i++) {
 			trap_site(&t->v[i]->r);
+			site_frame(&t->v[i]->r);
+		}
 		fclose(z.in);
 		fclose(z.out);
 		waitpid(z.pid, &st, 0);
