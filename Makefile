@@ -614,7 +614,7 @@ noise: tools boot boot-variants $(RAW)/linux/vmlinux
 	@$(call TRIAGE_BOOT,raw,$(RAW)/linux)
 	@$(call TRIAGE_BOOT,fixed,$(TREE))
 	@$(foreach v,$(REGRESSIONS),$(call TRIAGE_BOOT,$(v),$(BB)/variants/$(v));)
-	@sh $(KIT)/annotations/noise.sh $(TRIAGE) $(KIT) $(BASE_NAME) $(BB)/boots/raw \
+	@sh $(KIT)/annotations/noise.sh $(BASE_NAME) $(BB)/boots/raw \
 		$(BB)/boots/fixed $(RAW)/linux/vmlinux $(TREE)/vmlinux \
 		$(addprefix $(BB)/boots/,$(REGRESSIONS)) | tee $(BB)/noise.txt
 

@@ -5,11 +5,10 @@
 # the raw kernel and one of the kit's, with the same workloads, their two
 # vmlinux files, and the perf-bug variants' triage.
 #
-# usage: noise.sh TRIAGE KIT BASE RAW-BOOT KIT-BOOT RAW-VMLINUX KIT-VMLINUX \
-#                 VARIANT-BOOT...
+# usage: noise.sh BASE RAW-BOOT KIT-BOOT RAW-VMLINUX KIT-VMLINUX VARIANT-BOOT...
 #   RAW-BOOT      boot of the kernel without the ignorelist and without the
-#                 triage patches (console.log, triage.tsv)
-#   KIT-BOOT      boot of the kit's kernel (console.log, triage.tsv)
+#                 triage patches (triage.tsv)
+#   KIT-BOOT      boot of the kit's kernel (triage.tsv)
 #   VARIANT-BOOT  boots of the perf-bug variants (triage.tsv)
 #
 # Prints, for the integer-check sites (implicit-conversion, signed- and
@@ -31,50 +30,30 @@
 # checks are kept, or a bug is missed.
 set -eu
 
-[ $# -ge 7 ] || {
-	echo "usage: $0 TRIAGE KIT BASE RAW-BOOT KIT-BOOT RAW-VMLINUX KIT-VMLINUX VARIANT-BOOT..." >&2
+[ $# -ge 5 ] || {
+	echo "usage: $0 BASE RAW-BOOT KIT-BOOT RAW-VMLINUX KIT-VMLINUX VARIANT-BOOT..." >&2
 	exit 2
 }
-triage=$1 kit=$2 base=$3 raw=$4 mine=$5 raw_vmlinux=$6 kit_vmlinux=$7
-shift 7
+base=$1 raw=$2 mine=$3 raw_vmlinux=$4 kit_vmlinux=$5
+shift 5
+variants=$*
 fail=0
 ints='implicit-conversion|signed-integer-overflow|unsigned-integer-overflow|negation-overflow'
 
-# The integer sites of a boot, "class<TAB>site<TAB>function<TAB>group", with
-# the group of the workload that raised each first (from the console log's
-# "kit: workload begin/end" markers around the report's header line).
+# The integer sites of a boot, "class<TAB>site<TAB>function<TAB>group<TAB>
+# idiom", from ubsan-triage's TSV: its idiom column (the annotation row or
+# idiom rule that explained the site) and its workload column (the kit's
+# workload running when the site was first reported), mapped to a group.
 sites_of() {
 	awk -F'\t' -v ints="^($ints)\$" '
-		FILENAME ~ /console\.log$/ {
-			if (match($0, /kit: workload begin [^ ]+/)) {
-				w = substr($0, RSTART + 20, RLENGTH - 20)
-				next
-			}
-			if ($0 ~ /kit: workload end /) {
-				w = ""
-				next
-			}
-			if (!match($0, /UBSAN: [a-z-]+ in [^ ]+:[0-9]+:[0-9]+/))
-				next
-			h = substr($0, RSTART, RLENGTH)
-			site = h
-			sub(/.* in /, "", site)
-			if (!(site in group)) {
-				g = w == "" ? "boot" : w ~ /^user-/ ? "user" : \
-				    w ~ /^kselftest-perf_events/ ? "kit" : \
-				    w ~ /^kselftest-/ ? "kselftests" : \
-				    w == "stress-ng" ? "stress-ng" : "kit"
-				group[site] = g
-			}
-			next
-		}
 		$2 ~ ints && $1 != "deliberate" {
-			g = "boot"
-			for (s in group)
-				if (s == $3 || substr(s, length(s) - length($3)) == "/" $3)
-					g = group[s]
-			print $1 "\t" $3 "\t" $4 "\t" g
-		}' "$1/console.log" "$1/triage.tsv"
+			w = $9
+			g = w == "-" || w == "" ? "boot" : w ~ /^user-/ ? "user" : \
+			    w ~ /^kselftest-perf_events/ ? "kit" : \
+			    w ~ /^kselftest-/ ? "kselftests" : \
+			    w == "stress-ng" ? "stress-ng" : "kit"
+			print $1 "\t" $3 "\t" $4 "\t" g "\t" ($8 == "" ? "-" : $8)
+		}' "$1/triage.tsv"
 }
 
 # "intentional bugs new" counts of a sites_of listing on stdin
@@ -104,8 +83,8 @@ checks_in() {
 }
 
 for b in "$raw" "$mine"; do
-	[ -s "$b/triage.tsv" ] && [ -s "$b/console.log" ] ||
-		{ echo "noise: no triage.tsv or console.log in $b" >&2; exit 2; }
+	[ -s "$b/triage.tsv" ] ||
+		{ echo "noise: no triage.tsv in $b" >&2; exit 2; }
 done
 sites_of "$raw" >"$raw/sites.tsv"
 sites_of "$mine" >"$mine/sites.tsv"
@@ -135,26 +114,15 @@ for g in boot user kit kselftests stress-ng; do
 		$(($4 + $5 + $6)) "$6"
 done
 echo
-echo "(iv) raw sites per idiom (annotations/sites.tsv):"
-awk -F'\t' '
-	FILENAME ~ /annotations/ {
-		if (FNR > 1 && $0 !~ /^#/) {
-			f = $1
-			sub(/:[0-9]+$/, "", f)
-			idiom[f "\t" $2] = $6 == "" ? "(none)" : $6
-		}
-		next
-	}
-	{
-		f = $2
-		sub(/:[0-9]+:[0-9]+$/, "", f)
-		i = idiom[f "\t" $3]
-		if (i == "")
-			i = $1 == "new" ? "(unexplained)" : "(ignorelist or known bug)"
+echo "(iv) raw sites per idiom (annotations/sites.tsv, annotations/idioms.tsv):"
+awk -F'\t' '{
+		i = $5
+		if (i == "-")
+			i = $1 == "new" ? "(unexplained)" : "(" $1 ")"
 		n[i]++
 	}
-	END { for (i in n) printf "      %-28s %4d\n", i, n[i] }' \
-	"$kit/annotations/sites.tsv" "$raw/sites.tsv" | sort -k2,2nr -k1,1
+	END { for (i in n) printf "      %-28s %4d\n", i, n[i] }' "$raw/sites.tsv" |
+	sort -k2,2nr -k1,1
 echo
 rchk=$(checks_in "$raw_vmlinux")
 kchk=$(checks_in "$kit_vmlinux")
@@ -169,7 +137,7 @@ else
 fi
 echo
 echo "(vi) re-introduced perf bugs:"
-for v in "$@"; do
+for v in $variants; do
 	hit=$(awk -F'\t' '$2 == "implicit-conversion" && index($3, "kernel/events/core.c") == 1 { print $3 " in " $4 "() [" $1 "]"; exit }' \
 		"$v/triage.tsv" 2>/dev/null || true)
 	if [ -n "$hit" ]; then

@@ -73,6 +73,8 @@ static int load_kit(struct lists *l, const char *dir)
 	snprintf(buf, sizeof(buf), "%s/patches/regressions/known-bugs.tsv",
 		 dir);
 	ret |= lists_load_known_bugs(l, buf, 0);
+	snprintf(buf, sizeof(buf), "%s/annotations/idioms.tsv", dir);
+	ret |= lists_load_idioms(l, buf, 0);
 	return ret;
 }
 

@@ -48,6 +48,7 @@ void lists_free(struct lists *l)
 	free(l->scl);
 	free_rows(l->ann, l->nann);
 	free_rows(l->bugs, l->nbugs);
+	free_rows(l->idioms, l->nidioms);
 	memset(l, 0, sizeof(*l));
 }
 
@@ -309,6 +310,11 @@ int lists_load_known_bugs(struct lists *l, const char *path, int must)
 	return load_tsv(&l->bugs, &l->nbugs, path, "name\t", must);
 }
 
+int lists_load_idioms(struct lists *l, const char *path, int must)
+{
+	return load_tsv(&l->idioms, &l->nidioms, path, "idiom\t", must);
+}
+
 /* One level of "{a,b}" expansion, recursively, then fnmatch. */
 static int brace_match(const char *pat, const char *name)
 {
@@ -412,24 +418,67 @@ static int row_matches(const char *file, const char *func, const char *kind,
 	return kind_matches(kind, r);
 }
 
-static void suggest(struct site *s)
+/* The ignorelist entry (or, for other kinds, the annotation row) to add. */
+static void suggest_entry(struct site *s, const char **names, int n, size_t off)
+{
+	const struct report *r = &s->r;
+	char *out = s->suggestion + off;
+	size_t sz = sizeof(s->suggestion) - off;
+
+	if (!n || !ubsan_int_kind(r->kind)) {
+		snprintf(out, sz, "%s:%u\t%s\t%s\tbug\tTODO",
+			 r->file[0] ? r->file : "?", r->line,
+			 r->func[0] ? r->func : "?", r->kind);
+		return;
+	}
+	if (r->func[0])
+		snprintf(out, sz, "[%s]\n# reason: TODO\nfun:%s", names[0],
+			 r->func);
+	else
+		snprintf(out, sz, "[%s]\n# reason: TODO\nsrc:%s", names[0],
+			 r->file);
+}
+
+/*
+ * An idiom rule of annotations/idioms.tsv: idiom, kind, function glob,
+ * detail glob, class, reason. A rule of class "hint" classifies nothing;
+ * it names the idiom in a new site's suggestion.
+ */
+static int idiom_matches(const struct tsv_row *i, const struct report *r)
+{
+	if (!kind_matches(i->f[1], r))
+		return 0;
+	if (i->f[2][0] && strcmp(i->f[2], "*") &&
+	    (!r->func[0] || !brace_match(i->f[2], r->func)))
+		return 0;
+	return !i->f[3][0] || !strcmp(i->f[3], "*") ||
+	       brace_match(i->f[3], r->detail);
+}
+
+static void suggest(const struct lists *l, struct site *s)
 {
 	const char *names[16];
 	const struct report *r = &s->r;
 	int n = sanitizer_names(r, names, 16);
+	size_t i, len;
 
-	if (!n || !ubsan_int_kind(r->kind)) {
-		snprintf(s->suggestion, sizeof(s->suggestion),
-			 "%s:%u\t%s\t%s\tbug\tTODO", r->file[0] ? r->file : "?",
-			 r->line, r->func[0] ? r->func : "?", r->kind);
-		return;
+	for (i = 0; i < l->nidioms; i++) {
+		if (!strcmp(l->idioms[i].f[4], "hint") &&
+		    idiom_matches(&l->idioms[i], r))
+			break;
 	}
-	if (r->func[0])
-		snprintf(s->suggestion, sizeof(s->suggestion),
-			 "[%s]\n# reason: TODO\nfun:%s", names[0], r->func);
-	else
-		snprintf(s->suggestion, sizeof(s->suggestion),
-			 "[%s]\n# reason: TODO\nsrc:%s", names[0], r->file);
+	if (i < l->nidioms) {
+		tl_copy(s->idiom, sizeof(s->idiom), l->idioms[i].f[0],
+			strlen(l->idioms[i].f[0]));
+		len = (size_t)snprintf(s->suggestion, sizeof(s->suggestion),
+				       "# looks like %s: %s\n", s->idiom,
+				       l->idioms[i].f[5]);
+		if (len >= sizeof(s->suggestion))
+			len = sizeof(s->suggestion) - 1;
+	} else {
+		len = 0;
+	}
+	suggest_entry(s, names, n, len);
 }
 
 static int ann_class(const char *c)
@@ -447,14 +496,14 @@ static int ann_class(const char *c)
 
 /*
  * Order: ignorelist (it should have silenced the site: the list is broken
- * or stale), known bugs, annotations; otherwise new.
+ * or stale), known bugs, annotation rows, idiom rules; otherwise new.
  */
 void classify_site(const struct lists *l, struct site *s)
 {
 	const struct report *r = &s->r;
 	size_t i, hit = l->nscl;
 
-	s->reason[0] = s->suggestion[0] = 0;
+	s->reason[0] = s->suggestion[0] = s->idiom[0] = 0;
 	for (i = 0; i < l->nscl; i++) {
 		if (!entry_applies(&l->scl[i], r))
 			continue;
@@ -493,8 +542,20 @@ void classify_site(const struct lists *l, struct site *s)
 		s->cls = ann_class(a->f[3]);
 		snprintf(s->reason, sizeof(s->reason), "%s (%s)", a->f[4],
 			 a->where);
+		tl_copy(s->idiom, sizeof(s->idiom), a->f[5], strlen(a->f[5]));
+		return;
+	}
+	for (i = 0; i < l->nidioms; i++) {
+		const struct tsv_row *d = &l->idioms[i];
+
+		if (!strcmp(d->f[4], "hint") || !idiom_matches(d, r))
+			continue;
+		s->cls = ann_class(d->f[4]);
+		snprintf(s->reason, sizeof(s->reason), "%s: %s (%s)", d->f[0],
+			 d->f[5], d->where);
+		tl_copy(s->idiom, sizeof(s->idiom), d->f[0], strlen(d->f[0]));
 		return;
 	}
 	s->cls = CLS_NEW;
-	suggest(s);
+	suggest(l, s);
 }

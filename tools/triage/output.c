@@ -136,7 +136,8 @@ void out_tsv(FILE *f, const struct sitetab *t)
 		flat(f, s->r.title);
 		putc('\t', f);
 		flat(f, s->r.detail);
-		putc('\n', f);
+		fprintf(f, "\t%s\t%s\n", s->idiom[0] ? s->idiom : "-",
+			s->r.workload[0] ? s->r.workload : "-");
 	}
 }
 
@@ -250,6 +251,8 @@ static void json_site(FILE *f, const struct site *s, const struct logs *lg)
 	FIELD("class", cls_names[s->cls]);
 	FIELD("reason", s->reason);
 	FIELD("suggestion", s->suggestion);
+	FIELD("idiom", s->idiom);
+	FIELD("workload", r->workload);
 	fprintf(f, ",\n      \"count\": %lu", s->count);
 	fputs(",\n      \"first\": {\"log\": ", f);
 	json_str(f, lg->names[s->first.log]);

@@ -437,6 +437,7 @@ static void start_report(struct parser *p, struct slot *s, int fam, size_t hpos,
 	r->fam = fam;
 	r->log = p->log;
 	r->lineno = p->lineno;
+	strcpy(r->workload, p->workload);
 	parse_header(r, h, hn);
 	s->kmsan = fam == FAM_BUG && tl_find(h, hn, "BUG: KMSAN:");
 	s->tlen = 0;
@@ -846,6 +847,28 @@ static struct slot *traceback_slot(struct parser *p, const struct logline *l)
 	return NULL;
 }
 
+/*
+ * The kit's init brackets each workload with "kit: workload begin NAME" and
+ * "kit: workload end NAME ...": a report is attributed to the workload that
+ * ran when it began.
+ */
+static void workload_marker(struct parser *p, const struct logline *l)
+{
+	static const char begin[] = "kit: workload begin ",
+			  end[] = "kit: workload end ";
+	const char *w = l->s + sizeof(begin) - 1;
+	size_t n = 0;
+
+	if (tl_starts(l->s, l->n, begin)) {
+		while (n < l->n - (sizeof(begin) - 1) && w[n] != ' ' &&
+		       w[n] != '\r')
+			n++;
+		tl_copy(p->workload, sizeof(p->workload), w, n);
+	} else if (tl_starts(l->s, l->n, end)) {
+		p->workload[0] = 0;
+	}
+}
+
 void parser_line(struct parser *p, const char *raw, size_t n)
 {
 	struct logline l;
@@ -855,6 +878,7 @@ void parser_line(struct parser *p, const char *raw, size_t n)
 
 	p->lineno++;
 	tl_split(raw, n, &l);
+	workload_marker(p, &l);
 	fam = fam_scan(l.s, l.n, &hpos);
 	/*
 	 * A KTAP diagnostic ("# ..."): a test's own words, such as a
@@ -912,6 +936,7 @@ void parser_free(struct parser *p)
 
 void parser_begin_log(struct parser *p, int log)
 {
+	p->workload[0] = 0;
 	p->log = log;
 	p->lineno = 0;
 	p->have_last_end = 0;

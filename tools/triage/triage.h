@@ -169,6 +169,7 @@ struct report {
 	int trapped; /* UBSAN line followed by an oops: one report */
 	int log;
 	unsigned long lineno;
+	char workload[64]; /* the kit's workload running then, "" if none */
 	/* filled in when the report closes */
 	char func[FUNC_MAX];
 	char title[TITLE_MAX];
@@ -204,6 +205,7 @@ struct parser {
 	int log;
 	unsigned long lineno;
 	unsigned long last_end; /* line where the last report ended */
+	char workload[64]; /* "kit: workload begin NAME" ... "end" */
 	int have_last_end;
 	report_cb cb;
 	void *ctx;
@@ -240,7 +242,8 @@ struct site {
 	struct occurrence first, last;
 	int cls; /* CLS_* */
 	char reason[512];
-	char suggestion[512];
+	char suggestion[640];
+	char idiom[32]; /* of the annotation row or idiom rule that matched */
 };
 
 struct sitetab {
@@ -291,6 +294,8 @@ struct lists {
 	size_t nann;
 	struct tsv_row *bugs;
 	size_t nbugs;
+	struct tsv_row *idioms;
+	size_t nidioms;
 };
 
 void lists_init(struct lists *l);
@@ -299,6 +304,7 @@ int lists_load_ignorelist(struct lists *l, const char *path, int must);
 int lists_load_scl_text(struct lists *l, const char *text, const char *name);
 int lists_load_annotations(struct lists *l, const char *path, int must);
 int lists_load_known_bugs(struct lists *l, const char *path, int must);
+int lists_load_idioms(struct lists *l, const char *path, int must);
 int lists_load_tsv_text(struct tsv_row **rows, size_t *n, const char *text,
 			const char *name, const char *hdr);
 int scl_section_match(const char *section, const char *name);
