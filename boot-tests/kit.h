@@ -32,8 +32,12 @@ void kit_attr_init(struct perf_event_attr *attr, __u32 type, __u64 config);
 int kit_perf_open(struct perf_event_attr *attr, pid_t pid, int cpu,
 		  int group_fd, unsigned long flags);
 long kit_read_size(__u64 read_format, long nr_siblings);
+long kit_group_read_size(__u64 leader_format, __u64 sibling_format,
+			 long nr_siblings);
 long kit_max_siblings(__u64 leader_format, __u64 sibling_format);
-long kit_wrap_siblings(__u64 read_format);
+long kit_boundary_siblings(__u64 leader_format, __u64 sibling_format);
+void kit_boundary_passed(__u64 leader_format, __u64 sibling_format,
+			 long nr_siblings);
 int kit_raise_nofile(unsigned long n);
 
 /* KTAP v1 output on stdout; init indents it as a subtest */

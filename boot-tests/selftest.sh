@@ -9,6 +9,8 @@
 #    milliseconds), keeps the console log on a timeout, and leaves no QEMU
 #    behind on a timeout or when it is itself killed;
 #  - -a auto probes KVM within its time bound and caches the answer;
+#  - u16-boundary.sh, verdict.sh and detect-table.sh judge the real logs of
+#    kernels whose perf read_size limit moved (tools/testdata);
 #  - with KERNEL=path/to/bzImage (default: the kit's build, if present) a
 #    real bare boot passes, a boot cut short by -t times out with its log
 #    kept, and init times out a workload past kit.timeout.
@@ -198,6 +200,77 @@ check "-a auto caches tcg or kvm" \
 check "-a auto probe is time-bounded" \
 	"$(test $(($(date +%s) - start)) -le 45 && echo y)" y
 echo "# KVM probe said: $(cat "$work/kvm-cache" 2>/dev/null)"
+
+# -- u16 boundary: u16-boundary.sh, verdict.sh, detect-table.sh -------------
+# On the real logs of the kernels whose read_size limit moved (see
+# tools/testdata/README.md), with their triage (the .expected files, which
+# the triage corpus test checks against ubsan-triage), and with that triage
+# altered: the sanitizer silent, or reporting another value.
+td=$here/../tools/testdata
+mkboot() { # DIR LOG TSV RUNNER
+	mkdir -p "$1"
+	cp "$2" "$1/console.log"
+	cp "$3" "$1/triage.tsv"
+	echo "$4" >"$1/verdict"
+}
+v=$work/u16
+mkboot "$v/64k" "$td/kit-read-size-64k.log" "$td/kit-read-size-64k.expected" fail
+mkboot "$v/64k-silent" "$td/kit-read-size-64k.log" /dev/null fail
+sed 's/value 65536 /value 65544 /; s/result 0$/result 8/' \
+	"$td/kit-read-size-64k.expected" >"$work/other.tsv"
+mkboot "$v/64k-other" "$td/kit-read-size-64k.log" "$work/other.tsv" fail
+mkboot "$v/32k" "$td/kit-read-size-32k.log" "$td/kit-read-size-32k.expected" pass
+u16() { # BOOT -> exit status of u16-boundary.sh
+	sh "$here/u16-boundary.sh" "$v/$1/console.log" "$v/$1/triage.tsv" \
+		>"$v/$1/u16.out" 2>&1
+	echo $?
+}
+check "u16-boundary: 64k passed, value reported" "$(u16 64k)" 0
+check "u16-boundary: 64k names 65536 truncated to 0" "$(grep -c \
+	"core.c:1905:3 .*value 65536 from type 'int' to type 'u16'.*result 0\$" \
+	"$v/64k/u16.out")" 1
+check "u16-boundary: 64k, sanitizer silent" "$(u16 64k-silent)" 1
+check "u16-boundary: 64k, another value reported" "$(u16 64k-other)" 1
+check "u16-boundary: 32k, no group passed" "$(u16 32k)" 2
+verdict() { # BOOT EXPECT -> PASS or FAIL
+	sh "$here/verdict.sh" "$v/$1" "$2" >"$v/$1/verdict-$2.out" 2>&1
+	sed -n "s/^verdict $1: \([A-Z]*\) .*/\1/p" "$v/$1/verdict-$2.out"
+}
+check "verdict: 64k caught" "$(verdict 64k caught)" PASS
+check "verdict: 64k, sanitizer silent, not caught" \
+	"$(verdict 64k-silent caught)" FAIL
+check "verdict: 64k, another value, not caught" \
+	"$(verdict 64k-other caught)" FAIL
+verdict 32k fixed >/dev/null
+check "verdict fixed: 32k limit is safe" \
+	"$(grep -c '^  ok    no perf group passed the u16 boundary' \
+	"$v/32k/verdict-fixed.out")" 1
+verdict 64k fixed >/dev/null
+check "verdict fixed: 64k limit fails" \
+	"$(grep -c '^  FAIL  a perf group passed the u16 boundary' \
+	"$v/64k/verdict-fixed.out")" 1
+# detect-table.sh: the 64k row caught with its value, the 32k row clean,
+# and REPORTED when its boot has a report from the file its patch touches.
+d=$work/detect
+mkboot "$d/boots/control" "$td/kit-read-size-32k.log" /dev/null pass
+mkboot "$d/boots/perf-read-size-64k" "$td/kit-read-size-64k.log" \
+	"$td/kit-read-size-64k.expected" fail
+mkboot "$d/boots/perf-read-size-32k" "$td/kit-read-size-32k.log" \
+	"$td/kit-read-size-32k.expected" pass
+row() { # BUG -> result and reported columns
+	awk -F'\t' -v b="$1" '$1 == b { print $5 " " $6 }' "$d/table.tsv"
+}
+sh "$here/detect-table.sh" "$here/.." "$d" perf-read-size-64k \
+	perf-read-size-32k >"$d/out" 2>&1
+check "detect-table: 64k caught with its value" "$(row perf-read-size-64k)" \
+	"caught kernel/events/core.c:1905:3 perf_event__header_size (65536 to 0)"
+check "detect-table: 32k clean" "$(row perf-read-size-32k)" "clean -"
+check "detect-table: clean rows out of the catch rate" \
+	"$(grep -c '^caught 1 of 1 (100%)$' "$d/out")" 1
+cp "$td/kit-read-size-64k.expected" "$d/boots/perf-read-size-32k/triage.tsv"
+sh "$here/detect-table.sh" "$here/.." "$d" perf-read-size-32k >/dev/null 2>&1
+check "detect-table: 32k with a report from core.c" \
+	"$(row perf-read-size-32k | cut -d' ' -f1)" REPORTED
 
 # -- a real kernel, if there is one -----------------------------------------
 if [ -r "$kernel" ]; then

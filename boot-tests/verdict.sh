@@ -5,16 +5,23 @@
 # --tsv), check what that kernel is expected to show, and say so.
 #
 # usage: verdict.sh BOOTDIR EXPECT
-#   EXPECT = fixed     the runner passed, no sanitizer site in kernel/events/,
-#                      no "new" site, test_ubsan reported every kind exactly
-#                      once, its marked wrap-around not at all, of its
-#                      PTR_ERR() truncations only the error code, and of its
-#                      all-ones stores only the -2
-#            caught    the runner finished, and the sanitizer reported an
-#                      implicit conversion in kernel/events/core.c
-# BOOTDIR holds verdict (from run-qemu.sh) and triage.tsv.
+#   EXPECT = fixed     the runner passed, no perf group passed the u16
+#                      boundary of read_size, no sanitizer site in
+#                      kernel/events/, no "new" site, test_ubsan reported
+#                      every kind exactly once, its marked wrap-around not
+#                      at all, of its PTR_ERR() truncations only the error
+#                      code, and of its all-ones stores only the -2
+#            caught    the runner finished; if a perf group passed the u16
+#                      boundary, the sanitizer reported the implicit
+#                      conversion in kernel/events/ of the read_size it
+#                      reached (u16-boundary.sh), else any implicit
+#                      conversion in kernel/events/core.c
+# BOOTDIR holds verdict (from run-qemu.sh), console.log and triage.tsv.
+# Whatever read_size limit the kernel enforces, it is safe as long as no
+# group passes the boundary: a fixed kernel whose limit moved still passes.
 # Exit status 0 when the expectation holds.
 set -u
+here=$(cd "$(dirname "$0")" && pwd)
 dir=$1
 expect=$2
 name=$(basename "$dir")
@@ -39,6 +46,13 @@ sites_in() {
 case $expect in
 fixed)
 	[ "$runner" = pass ] && good "runner: pass" || bad "runner: $runner"
+	u16=$(sh "$here/u16-boundary.sh" "$dir/console.log" "$tsv")
+	if [ $? -eq 2 ]; then
+		good "no perf group passed the u16 boundary of read_size"
+	else
+		bad "a perf group passed the u16 boundary:"
+		echo "$u16" | sed 's/^/        /'
+	fi
 	events=$(sites_in kernel/events/)
 	if [ -z "$events" ]; then
 		good "no sanitizer report from kernel/events/"
@@ -111,12 +125,26 @@ caught)
 	pass | fail) good "runner: $runner (the guest finished)" ;;
 	*) bad "runner: $runner" ;;
 	esac
-	hit=$(sites_in kernel/events/core.c | awk -F'\t' '$2 == "implicit-conversion"')
-	if [ -n "$hit" ]; then
-		echo "$hit" | awk -F'\t' '{ print "  ok    caught: " $3 " in " $4 "(): " $7 }'
-	else
-		bad "missed: no implicit-conversion report from kernel/events/core.c"
-	fi
+	# A group that passed the u16 boundary is caught only by the report of
+	# the very read_size it reached; other bugs by any implicit conversion
+	# in kernel/events/core.c.
+	u16=$(sh "$here/u16-boundary.sh" "$dir/console.log" "$tsv")
+	case $? in
+	0)
+		echo "$u16" | sed '1s/^/  ok    /; 2,$s/^/  ok    caught: /'
+		;;
+	1)
+		bad "$u16, but the sanitizer reported no implicit conversion of that value in kernel/events/"
+		;;
+	*)
+		hit=$(sites_in kernel/events/core.c | awk -F'\t' '$2 == "implicit-conversion"')
+		if [ -n "$hit" ]; then
+			echo "$hit" | awk -F'\t' '{ print "  ok    caught: " $3 " in " $4 "(): " $7 }'
+		else
+			bad "missed: no implicit-conversion report from kernel/events/core.c"
+		fi
+		;;
+	esac
 	;;
 *)
 	echo "verdict.sh: unknown expectation '$expect'" >&2
