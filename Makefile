@@ -74,7 +74,7 @@ SHELL := /bin/sh
 KBUILD_LOCK ?= $(B)/.kbuild.lock
 KMAKE = mkdir -p $(B) && flock $(KBUILD_LOCK) $(MAKE) -C $(1) ARCH=x86_64 LLVM=1 -j$(JOBS)
 
-.PHONY: all deps kernel variants check-vmlinux checkpatch test test-patches \
+.PHONY: all deps kernel variants check-vmlinux checkpatch test test-patches test-configure \
 	clean distclean help initramfs boot boot-variants tools triage verdict \
 	report test-tools fuzz bench-triage bench bench-kernels \
 	check-ignorelist test-ignorelist fp-rate noise sparse kselftests kcidb \
@@ -578,6 +578,10 @@ check-ignorelist: | $(TREE)/.kit-patches/stamp
 	@sh $(KIT)/sanitizer-ignorelist/check-ignorelist.sh $(TREE) $(IGNORELISTS) \
 		$$([ -s $(B)/type-entries.scl ] && echo $(B)/type-entries.scl)
 
+## test-configure  a bad BASE stops configure.sh with its reason and leaves .config as it was
+test-configure: kernel
+	@flock $(KBUILD_LOCK) sh $(KIT)/kconfig/test-configure.sh $(TREE) $(FRAGMENTS)
+
 ## test-ignorelist check-ignorelist.sh catches stale, unexplained and broad entries
 test-ignorelist: | $(TREE)/.kit-patches/stamp
 	@sh $(KIT)/sanitizer-ignorelist/test-check-ignorelist.sh $(TREE)
@@ -655,7 +659,7 @@ test-fanout: boot boot-variants
 
 ## test            what CI runs: patches, kernel, handler calls, ignorelist, tools, boots, verdicts
 test: deps test-patches checkpatch kernel check-vmlinux check-ignorelist \
-		test-ignorelist test-tools fuzz boot boot-variants test-fanout test-kcidb
+		test-ignorelist test-configure test-tools fuzz boot boot-variants test-fanout test-kcidb
 	@$(MAKE) -s verdict
 
 # ---------------------------------------------------------------------------
