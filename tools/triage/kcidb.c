@@ -189,19 +189,17 @@ static void on_report(void *ctx, struct report *r)
 	kc->no++;
 }
 
-/* The text after the console's "[ time] " prefix, blanks kept. */
+/*
+ * A console line's text with its indentation: the syslog level, the
+ * timestamp and the caller id ("[    1.234567][   T1] ") go, as the report
+ * parser removes them (tl_split()).
+ */
 static const char *console_text(const char *line)
 {
-	const char *p = line, *q;
+	struct logline l;
 
-	if (*p == '<' && (q = strchr(p, '>')) && q - p < 6)
-		p = q + 1;
-	if (*p == '[' && (q = strchr(p, ']'))) {
-		p = q + 1;
-		if (*p == ' ')
-			p++;
-	}
-	return p;
+	tl_split(line, strlen(line), &l);
+	return l.body;
 }
 
 static struct workload *wl_find(struct boot *b, const char *name, size_t n,
