@@ -167,7 +167,9 @@ elif grep -q 'Kernel panic - not syncing' "$log"; then
 	verdict=panic
 elif grep -Eq 'Oops|BUG:|general protection fault|invalid opcode|kernel BUG at' "$log"; then
 	verdict=oops
-elif ! grep -q 'kit: end ' "$log" || grep -q 'not ok [0-9]' "$log"; then
+# Only init's own (unindented) results count: an item's subtests and an
+# expected failure's diagnostics ("    # not ok 1 ...") are indented.
+elif ! grep -q 'kit: end ' "$log" || grep -Eq '(^|\] )not ok [0-9]' "$log"; then
 	verdict=fail
 elif [ "$rc" != 65 ] && [ "$rc" != 0 ]; then
 	verdict=fail
