@@ -539,12 +539,12 @@ bench-kernels: $(BENCH_TREES)
 ## bench           sizes, run times and time to verdict of the none/report/trap kernels (not in test)
 bench: $(BENCH_TREES) tools
 	@$(MAKE) -s -C $(KIT)/boot-tests O=$(BENCH)/boot-tests \
-		WORKLOADS="$(BENCH_WORKLOADS)" KMODS=
+		KIT_WORKLOADS="$(BENCH_WORKLOADS)" KMODS=
 	@$(MAKE) -s -C $(KIT)/boot-tests O=$(BENCH)/boot-tests-ubsan \
-		WORKLOADS="test-ubsan perf-cve-2023-6931 perf-u16-2015" \
+		KIT_WORKLOADS="test-ubsan perf-cve-2023-6931 perf-u16-2015" \
 		KMODS=$(BENCH)/report/lib/test_ubsan.ko
 	@$(MAKE) -s -C $(KIT)/boot-tests O=$(BENCH)/boot-tests-trap \
-		WORKLOADS="test-ubsan" KMODS=$(BENCH)/trap/lib/test_ubsan.ko
+		KIT_WORKLOADS="test-ubsan" KMODS=$(BENCH)/trap/lib/test_ubsan.ko
 	@KIT=$(KIT) BENCH=$(BENCH) ROUNDS=$(BENCH_ROUNDS) ACCEL=$(ACCEL) \
 		TRIAGE=$(TRIAGE) KVM_CACHE=$(B)/kvm-probe \
 		WORKLOADS="$(BENCH_WORKLOADS)" sh $(KIT)/bench/bench.sh measure
@@ -745,7 +745,7 @@ detect: $(B)/.deps-stamp tools $(IGNORELIST) $(B)/ignorelist.config | $(DETECT_T
 		printf '%s\tbuild\t%s\n' $$bug $$(cat $(DETECT_IMAGES)/$$bug/build_s); \
 	done >$(DETECT)/times.tsv; \
 	$(MAKE) -s -C $(KIT)/boot-tests O=$(DETECT)/boot-tests KMODS= \
-		WORKLOADS='$(DETECT_WORKLOADS)' || exit 1; \
+		KIT_WORKLOADS='$(DETECT_WORKLOADS)' || exit 1; \
 	{ $(call JOB_LINE,detect-control,$(DETECT)/boots/control,$(DETECT_IMAGES)/control/bzImage, \
 		$(DETECT)/boot-tests/initramfs.cpio,$(DETECT_IMAGES)/control/vmlinux,detect-control,-, \
 		$$(echo $(DETECT_WORKLOADS) | tr ' ' ,),$(DETECT_QEMU_OPTS)); \
