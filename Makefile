@@ -612,7 +612,7 @@ $(RAW)/linux/vmlinux: $(SERIES) $(SERIES_PATCHES) $(FRAGMENTS) $(BASE_FILE) \
 noise: tools boot boot-variants $(RAW)/linux/vmlinux
 	@w=$$(awk '$$1 != "test-ubsan" { print $$1 }' $(BB)/boot-tests/workloads.list | paste -sd, -); \
 	$(call JOB_LINE,raw,$(BB)/boots/raw,$(RAW)/linux/arch/x86/boot/bzImage,$(INITRAMFS), \
-		$(RAW)/linux/vmlinux,raw-$(BASE_NAME),,$$w,-a $(ACCEL) -t $(BOOT_TIMEOUT) $(QEMU_OPTS)) \
+		$(RAW)/linux/vmlinux,raw-$(BASE_NAME),-,$$w,-a $(ACCEL) -t $(BOOT_TIMEOUT) $(QEMU_OPTS)) \
 		>$(JOBS_DIR)/noise.jobs
 	@$(call RUN_JOBS,noise,$(JOBS_DIR)/noise.jobs)
 	@$(call TRIAGE_BOOT,raw,$(RAW)/linux)
