@@ -26,13 +26,25 @@ before=$(sum)
 # reconfigured
 cp -p "$tree/.config" "$tmp/orig.config"
 
+# result NAME WHY: a KTAP line, "ok" when WHY is empty, else "not ok" with
+# WHY and configure.sh's output
+result() {
+	n=$((n + 1))
+	if [ -z "$2" ]; then
+		echo "ok $n $1"
+	else
+		echo "not ok $n $1 # $2"
+		sed 's/^/# /' "$tmp/out"
+		failed=$((failed + 1))
+	fi
+}
+
 # expect NAME MESSAGE BASE [FRAGMENT...]: configure.sh fails, says MESSAGE,
 # and .config is unchanged
 expect() {
 	name=$1
 	msg=$2
 	shift 2
-	n=$((n + 1))
 	why=
 	if sh "$conf" "$tree" "$@" >"$tmp/out" 2>&1; then
 		why="configure.sh succeeded"
@@ -43,13 +55,7 @@ expect() {
 	elif [ -e "$tree/.kit-config.new" ]; then
 		why="scratch .kit-config.new left behind"
 	fi
-	if [ -z "$why" ]; then
-		echo "ok $n $name"
-	else
-		echo "not ok $n $name # $why"
-		sed 's/^/# /' "$tmp/out"
-		failed=$((failed + 1))
-	fi
+	result "$name" "$why"
 }
 
 echo "KTAP version 1"
@@ -78,18 +84,13 @@ expect "an option that cannot stick" "CONFIG_EROFS_FS=y (from needs-block.config
 # The tree's own configuration, xz-compressed, as a FILE base: it
 # configures, and to the very same .config.
 xz -c "$tree/.config" >"$tmp/base.config.xz"
-n=$((n + 1))
-if sh "$conf" "$tree" "$tmp/base.config.xz" "$@" >"$tmp/out" 2>&1 &&
-	grep -q 'requested options stuck' "$tmp/out"; then
-	echo "ok $n the tree's own configuration as an xz FILE base"
-else
-	echo "not ok $n the tree's own configuration as an xz FILE base"
-	sed 's/^/# /' "$tmp/out"
-	failed=$((failed + 1))
-fi
-[ "$(sum)" = "$before" ] || {
-	echo "# .config changed: the tree's own configuration should be a fixed point"
+why=
+if ! sh "$conf" "$tree" "$tmp/base.config.xz" "$@" >"$tmp/out" 2>&1 ||
+	! grep -q 'requested options stuck' "$tmp/out"; then
+	why="configure.sh failed"
+elif [ "$(sum)" != "$before" ]; then
+	why=".config changed: not a fixed point"
 	cp -p "$tmp/orig.config" "$tree/.config"
-	failed=$((failed + 1))
-}
+fi
+result "the tree's own configuration as an xz FILE base" "$why"
 [ "$failed" -eq 0 ]
