@@ -295,6 +295,42 @@ static void test_interleaved_callers(void)
 	CHECK(got[1].truncated, "T11 has no closing line");
 }
 
+/*
+ * Two tasks' reports without caller ids, in the order the kernel prints
+ * them: framing, title and detail unlocked, then one stack dump after the
+ * other (dump_stack() holds the printk CPU lock). Each report keeps its
+ * own stack; the second one's title and detail come before the first
+ * one's stack.
+ */
+static void test_interleaved_no_callers(void)
+{
+	parse(EQ "[    2.0] UBSAN: implicit-conversion in drivers/a.c:1:2\n"
+		 "[    2.0] signed truncation of value -1 from type 'int' to "
+		 "type 'unsigned char': result 255\n" EQ
+		 "[    2.1] UBSAN: implicit-conversion in drivers/b.c:3:4\n"
+		 "[    2.1] signed truncation of value 113797 from type 'int' "
+		 "to type 'u16' (aka 'unsigned short'): result 48261\n"
+		 "[    2.2] CPU: 1 PID: 34 Comm: kworker/u4:2\n"
+		 "[    2.2] Call Trace:\n"
+		 "[    2.2]  dump_stack_lvl+0x66/0x95\n"
+		 "[    2.2]  __ubsan_handle_implicit_conversion+0x1/0x2\n"
+		 "[    2.2]  drv_a+0x1/0x2\n" EQ
+		 "[    2.3] CPU: 0 PID: 1 Comm: swapper/0\n"
+		 "[    2.3] Call Trace:\n"
+		 "[    2.3]  dump_stack_lvl+0x66/0x95\n"
+		 "[    2.3]  __ubsan_handle_implicit_conversion+0x1/0x2\n"
+		 "[    2.3]  drv_b+0x1/0x2\n" EQ);
+	CHECK(ngot == 2, "two reports, got %d", ngot);
+	CHECK_STR(got[0].func, "drv_a");
+	CHECK_STR(got[0].file, "drivers/a.c");
+	CHECK(!got[0].truncated, "a is whole");
+	CHECK_STR(got[1].func, "drv_b");
+	CHECK_STR(got[1].file, "drivers/b.c");
+	CHECK(!got[1].truncated, "b is whole");
+	CHECK(strstr(got[1].detail, "113797") != NULL, "b's detail: %s",
+	      got[1].detail);
+}
+
 static void test_noise_without_callers(void)
 {
 	parse(EQ "UBSAN: unsigned-integer-overflow in lib/x.c:5:6\n"
@@ -782,6 +818,7 @@ int main(void)
 	test_truncated();
 	test_cut_here();
 	test_interleaved_callers();
+	test_interleaved_no_callers();
 	test_noise_without_callers();
 	test_trap_merge();
 	test_ud1_trap();

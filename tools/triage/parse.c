@@ -192,14 +192,10 @@ static int slot_active(const struct slot *s)
 	return s->state != ST_FREE && s->state != ST_LINGER;
 }
 
-static struct slot *slot_find(struct parser *p, unsigned long ctx)
+/* A UBSAN report whose stack has not begun: the title and detail only. */
+static int before_stack(const struct slot *s)
 {
-	int i;
-
-	for (i = 0; i < NSLOTS; i++)
-		if (slot_active(&p->slots[i]) && p->slots[i].ctx == ctx)
-			return &p->slots[i];
-	return NULL;
+	return s->state == ST_DETAIL && report_is_ubsan(&s->r) && !s->r.nframes;
 }
 
 static void finish_report(struct parser *p, struct slot *s);
@@ -271,6 +267,7 @@ static struct slot *slot_new(struct parser *p, unsigned long ctx)
 	s->stack_done = 0;
 	s->cpu_traceback = 0;
 	s->age = ++p->age;
+	s->born = s->age;
 	s->framing = FR_NONE;
 	s->state = ST_PENDING;
 	s->tlen = 0;
@@ -782,6 +779,11 @@ static void slot_line(struct parser *p, struct slot *s, const struct logline *l,
 			s->framing = FR_EQ;
 			return;
 		}
+		/* another task's report opens before this one's stack */
+		if (before_stack(s) && !s->r.trapped) {
+			idle_line(p, l, fam, hpos);
+			return;
+		}
 		if (s->framing == FR_EQ ||
 		    (s->framing == FR_NONE && report_is_ubsan(&s->r) &&
 		     !s->r.trapped)) {
@@ -869,6 +871,45 @@ static void workload_marker(struct parser *p, const struct logline *l)
 	}
 }
 
+/*
+ * The open report a line belongs to. Two tasks' reports in one context
+ * (no caller ids) interleave the way the kernel prints them: UBSAN's
+ * framing, title and detail come unlocked, the stack dumps one CPU at a
+ * time. So a header goes to the oldest report still waiting for one, a
+ * UBSAN detail to the oldest report still without one, and every other
+ * line (stack, closing line) to the oldest report of the context, until
+ * it closes and the next one's stack follows.
+ */
+static struct slot *slot_route(struct parser *p, const struct logline *l,
+			       int fam)
+{
+	struct slot *s, *first = NULL, *pending = NULL, *nodetail = NULL;
+	int i, n = 0;
+
+	for (i = 0; i < NSLOTS; i++) {
+		s = &p->slots[i];
+		if (!slot_active(s) || s->ctx != l->ctx)
+			continue;
+		n++;
+		if (!first || s->born < first->born)
+			first = s;
+		if (s->state == ST_PENDING &&
+		    (!pending || s->born < pending->born))
+			pending = s;
+		if (before_stack(s) && !s->ndetail &&
+		    (!nodetail || s->born < nodetail->born))
+			nodetail = s;
+	}
+	if (n < 2)
+		return first;
+	if (fam >= 0 && pending)
+		return pending;
+	if (fam < 0 && nodetail && nodetail != first &&
+	    ubsan_detail_shape(l->s, l->n))
+		return nodetail;
+	return first;
+}
+
 void parser_line(struct parser *p, const char *raw, size_t n)
 {
 	struct logline l;
@@ -899,7 +940,7 @@ void parser_line(struct parser *p, const char *raw, size_t n)
 		end_title_text(p);
 	if (p->nlinger)
 		linger_line(p, &l);
-	s = slot_find(p, l.ctx);
+	s = slot_route(p, &l, fam);
 	if (!s && fam < 0)
 		s = traceback_slot(p, &l);
 	if (s) {

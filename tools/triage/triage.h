@@ -191,6 +191,7 @@ struct slot {
 	int cpu_traceback; /* "Sending NMI": other CPUs' lines belong here */
 	int kmsan; /* a KMSAN report (a shorter one before its panic) */
 	unsigned long age;
+	unsigned long born; /* order of opening, among the slots */
 	char *text; /* the report's lines, '\n' terminated */
 	size_t tlen, tcap;
 	int tlines;
