@@ -55,7 +55,7 @@ enum { END_WHOLE, END_DISPLACED, END_NOW };
 enum { FR_NONE, FR_EQ, FR_CUT };
 
 /* A report slot gives up after this many lines that are not its own. */
-#define JUNK_LIMIT 100
+#define JUNK_LIMIT 400
 /* A panic this close after a report is that report's consequence. */
 #define PANIC_WINDOW 100
 
@@ -195,7 +195,8 @@ static int slot_active(const struct slot *s)
 /* A UBSAN report whose stack has not begun: the title and detail only. */
 static int before_stack(const struct slot *s)
 {
-	return s->state == ST_DETAIL && report_is_ubsan(&s->r) && !s->r.nframes;
+	return (s->state == ST_DETAIL || s->state == ST_BODY) &&
+	       report_is_ubsan(&s->r) && !s->r.nframes;
 }
 
 static void finish_report(struct parser *p, struct slot *s);
@@ -266,6 +267,7 @@ static struct slot *slot_new(struct parser *p, unsigned long ctx)
 	s->detail_guess = 0;
 	s->stack_done = 0;
 	s->cpu_traceback = 0;
+	s->guessed = 0;
 	s->age = ++p->age;
 	s->born = s->age;
 	s->framing = FR_NONE;
@@ -775,13 +777,14 @@ static void slot_line(struct parser *p, struct slot *s, const struct logline *l,
 		      int fam, size_t hpos)
 {
 	if (is_eq_line(l->s, l->n)) {
-		if (s->state == ST_PENDING) {
-			s->framing = FR_EQ;
+		/* another task's report opens before this one's stack */
+		if ((s->state == ST_PENDING && s->framing == FR_EQ) ||
+		    (before_stack(s) && !s->r.trapped)) {
+			idle_line(p, l, fam, hpos);
 			return;
 		}
-		/* another task's report opens before this one's stack */
-		if (before_stack(s) && !s->r.trapped) {
-			idle_line(p, l, fam, hpos);
+		if (s->state == ST_PENDING) {
+			s->framing = FR_EQ;
 			return;
 		}
 		if (s->framing == FR_EQ ||
@@ -872,6 +875,28 @@ static void workload_marker(struct parser *p, const struct logline *l)
 }
 
 /*
+ * A stack begins while more than one report of the context waits for its
+ * own: which CPU took the printk lock first is not in the text, so the
+ * stack goes to the oldest report, and every waiting report is marked
+ * corrupted (its function may be the other one's).
+ */
+static void guess_stack(struct parser *p, unsigned long ctx)
+{
+	struct slot *s;
+	int i, n = 0;
+
+	for (i = 0; i < NSLOTS; i++) {
+		s = &p->slots[i];
+		n += slot_active(s) && s->ctx == ctx && before_stack(s);
+	}
+	for (i = 0; n > 1 && i < NSLOTS; i++) {
+		s = &p->slots[i];
+		if (slot_active(s) && s->ctx == ctx && before_stack(s))
+			s->guessed = 1;
+	}
+}
+
+/*
  * The open report a line belongs to. Two tasks' reports in one context
  * (no caller ids) interleave the way the kernel prints them: UBSAN's
  * framing, title and detail come unlocked, the stack dumps one CPU at a
@@ -884,6 +909,7 @@ static struct slot *slot_route(struct parser *p, const struct logline *l,
 			       int fam)
 {
 	struct slot *s, *first = NULL, *pending = NULL, *nodetail = NULL;
+	struct frame f;
 	int i, n = 0;
 
 	for (i = 0; i < NSLOTS; i++) {
@@ -907,6 +933,8 @@ static struct slot *slot_route(struct parser *p, const struct logline *l,
 	if (fam < 0 && nodetail && nodetail != first &&
 	    ubsan_detail_shape(l->s, l->n))
 		return nodetail;
+	if (before_stack(first) && tl_frame(l->s, l->n, &f))
+		guess_stack(p, l->ctx);
 	return first;
 }
 
@@ -1208,7 +1236,7 @@ static void finish_report(struct parser *p, struct slot *s)
 
 	fam_extract(r->fam, p->lines, s->tend >= 0 && s->tend < n ? s->tend : n,
 		    n, &v);
-	r->corrupted = v.corrupted;
+	r->corrupted = v.corrupted || s->guessed;
 	if (!report_is_ubsan(r)) {
 		tl_copy(r->title, sizeof(r->title), v.title, strlen(v.title));
 		tl_copy(r->syz_title, sizeof(r->syz_title), v.title,

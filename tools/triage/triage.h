@@ -190,6 +190,7 @@ struct slot {
 	int stack_done;
 	int cpu_traceback; /* "Sending NMI": other CPUs' lines belong here */
 	int kmsan; /* a KMSAN report (a shorter one before its panic) */
+	int guessed; /* its stack was told from another report's by order only */
 	unsigned long age;
 	unsigned long born; /* order of opening, among the slots */
 	char *text; /* the report's lines, '\n' terminated */
