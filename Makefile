@@ -41,7 +41,15 @@ BASE_FILE := $(BASE_ARG)
 # build/<file name without .xz>, e.g. build/config.amd64_none_amd64
 BASE_NAME := $(shell printf '%s' '$(notdir $(BASE))' | sed 's/\.xz$$//; s/[^A-Za-z0-9._-]/_/g')
 endif
-BB := $(B)/$(BASE_NAME)
+# UNSIGNED_WRAP: unsigned wrap-around checks (patch 0034), off by default:
+# all (every object), size_t (every object, reporting size_t arithmetic
+# only, as upstream's UBSAN_INTEGER_WRAP did), or directories separated by
+# commas (net/packet,kernel/bpf; their subdirectories too). Each setting
+# has its own trees and outputs: $(B)/<base>-uw-<setting>.
+UNSIGNED_WRAP ?=
+comma := ,
+UW_NAME := $(if $(UNSIGNED_WRAP),-uw-$(shell printf '%s' '$(UNSIGNED_WRAP)' | tr ',/' '+_'))
+BB := $(B)/$(BASE_NAME)$(UW_NAME)
 TREE := $(BB)/linux
 
 # The guest and its workloads. tiny: one CPU, 512 MiB, no devices but the
@@ -63,7 +71,7 @@ endif
 WORKLOADS ?=
 # Kbuild targets. A distribution's config has thousands of modules: build the
 # kernel and the one module the guest loads.
-KBUILD_TARGETS ?= $(if $(BASE_FILE),bzImage lib/test_ubsan.ko,bzImage modules)
+KBUILD_TARGETS ?= $(if $(BASE_FILE),bzImage lib/test_ubsan.ko lib/test_ubsan_smp.ko,bzImage modules)
 
 export PATH := $(LLVM_BIN):$(PATH)
 SHELL := /bin/sh
@@ -137,7 +145,8 @@ IGNORELIST := $(B)/integer-ignorelist.scl
 FRAGMENTS := $(KIT)/kconfig/guest.config $(KIT)/kconfig/ubsan.config \
 	$(if $(filter integer,$(SANITIZERS)),$(KIT)/kconfig/integer-sanitizers.config \
 		$(B)/ignorelist.config) \
-	$(if $(filter 1,$(TRAP)),$(KIT)/kconfig/trap.config)
+	$(if $(filter 1,$(TRAP)),$(KIT)/kconfig/trap.config) \
+	$(if $(UNSIGNED_WRAP),$(BB)/unsigned-wrap.config)
 
 $(PRISTINE)/Makefile: | $(B)/.deps-stamp
 	@echo "  UNPACK  $(TARBALL)"
@@ -171,6 +180,17 @@ $(IGNORELIST): $(IGNORELISTS) FORCE
 # TRAP and SANITIZERS pick the fragments: a change of either reconfigures.
 $(BB)/.flavor: FORCE
 	@mkdir -p $(BB); echo "TRAP=$(TRAP) SANITIZERS=$(SANITIZERS)" >$@.tmp
+	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
+
+# The fragment of UNSIGNED_WRAP, rewritten only when the setting changes.
+$(BB)/unsigned-wrap.config: FORCE
+	@mkdir -p $(@D); { echo CONFIG_UBSAN_UNSIGNED_WRAP=y; \
+	case '$(UNSIGNED_WRAP)' in \
+	all) echo CONFIG_UBSAN_UNSIGNED_WRAP_ALL=y ;; \
+	size_t) echo CONFIG_UBSAN_UNSIGNED_WRAP_ALL=y; \
+		echo CONFIG_UBSAN_UNSIGNED_WRAP_SIZE_T=y ;; \
+	*) echo 'CONFIG_UBSAN_UNSIGNED_WRAP_DIRS="$(subst $(comma), ,$(UNSIGNED_WRAP))"' ;; \
+	esac; } >$@.tmp
 	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
 
 $(B)/ignorelist.config: $(IGNORELIST)
@@ -248,7 +268,7 @@ endif
 STRESS_NG := /usr/bin/stress-ng
 ## initramfs       build the guest programs and pack the initramfs
 initramfs: kernel perf-tool $(if $(filter kselftests,$(GUEST_GROUPS)),kselftests)
-	@$(MAKE) -s -C $(KIT)/boot-tests O=$(BB)/boot-tests KMODS=$(TREE)/lib/test_ubsan.ko \
+	@$(MAKE) -s -C $(KIT)/boot-tests O=$(BB)/boot-tests KMODS="$(TREE)/lib/test_ubsan.ko $(TREE)/lib/test_ubsan_smp.ko" \
 		PERF=$(PERF_OUT)/perf PERF_SELFTESTS=$(PERF_SELFTESTS) \
 		$(if $(filter stress-ng,$(GUEST_GROUPS)),STRESS_NG=$(STRESS_NG)) \
 		$(if $(filter kselftests,$(GUEST_GROUPS)),KSELFTESTS=$(KSELFTESTS_OUT)) \

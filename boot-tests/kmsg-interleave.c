@@ -8,7 +8,9 @@
  * The log is ubsan-triage's "interleaved" test case. Loading test_ubsan a
  * second time would spoil the test-ubsan workload's count of reports, so
  * this workload does nothing unless kit.workloads names it; for example
- * run-qemu.sh -w kmsg-interleave.
+ * run-qemu.sh -w kmsg-interleave.  Then, on two CPUs or more, it loads
+ * test_ubsan_smp.ko (patch 0033), whose threads on two CPUs raise UBSAN
+ * reports at the same moment: two reports between each other.
  */
 #define _GNU_SOURCE
 #include "kit.h"
@@ -24,6 +26,7 @@
 #include <unistd.h>
 
 #define MODULE_PATH "/lib/modules/test_ubsan.ko"
+#define SMP_MODULE_PATH "/lib/modules/test_ubsan_smp.ko"
 #define NAME "kmsg-interleave"
 
 /* kit.workloads names this workload (by default init runs every one). */
@@ -68,15 +71,37 @@ static void flood(int cpu)
 	_exit(0);
 }
 
+/*
+ * Then two CPUs' reports between each other, without the writers:
+ * test_ubsan_smp raises a pair of sites at once on two CPUs, eight times.
+ */
+static void smp_reports(long ncpu)
+{
+	int fd, err;
+
+	if (ncpu < 2) {
+		kit_result(KIT_SKIP, "smp", "needs two CPUs");
+		return;
+	}
+	fd = open(SMP_MODULE_PATH, O_RDONLY | O_CLOEXEC);
+	err = fd < 0 || syscall(SYS_finit_module, fd, "", 0);
+	if (fd >= 0)
+		close(fd);
+	syscall(SYS_delete_module, "test_ubsan_smp", O_NONBLOCK);
+	kit_result(err ? KIT_FAIL : KIT_PASS, "smp",
+		   "test_ubsan_smp: two CPUs reported at once");
+}
+
 int main(void)
 {
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	pid_t pids[8];
 	int i, n = 0, fd, err;
 
-	kit_plan(1);
+	kit_plan(2);
 	if (!named_on_cmdline()) {
 		kit_result(KIT_SKIP, "interleave", "runs only when named");
+		kit_result(KIT_SKIP, "smp", "runs only when named");
 		return kit_exit_status();
 	}
 	pin(0);
@@ -101,5 +126,6 @@ int main(void)
 	syscall(SYS_delete_module, "test_ubsan", O_NONBLOCK);
 	kit_result(err ? KIT_FAIL : KIT_PASS, "interleave",
 		   "test_ubsan loaded with %d writer(s) on other CPUs", n);
+	smp_reports(ncpu);
 	return kit_exit_status();
 }
