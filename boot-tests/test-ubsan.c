@@ -60,23 +60,46 @@ static void check_silenced(const char *name, long before, long want,
 		   at_least ? "at least " : "", want);
 }
 
+/*
+ * CONFIG_UBSAN_UNSIGNED_WRAP_SIZE_T (patch 0034) keeps quiet the unsigned
+ * wrap-arounds not computed in size_t, test_ubsan's unsigned int case
+ * among them: say so, for the verdict, which then expects no report there.
+ */
+static void check_size_t_mode(long before)
+{
+	long after = silenced("unsigned_not_size_t");
+
+	if (before < 0 || after < 0)
+		kit_result(KIT_SKIP, "unsigned_not_size_t", "no %s%s", PARAMS,
+			   "unsigned_not_size_t");
+	else if (after == before)
+		kit_result(KIT_SKIP, "unsigned_not_size_t",
+			   "every unsigned wrap-around is reported");
+	else
+		kit_result(KIT_PASS, "unsigned_not_size_t",
+			   "size_t mode: %ld unsigned wrap-arounds kept quiet",
+			   after - before);
+}
+
 static void skip_counts(const char *why)
 {
 	kit_result(KIT_SKIP, "wrap_silenced", "%s", why);
 	kit_result(KIT_SKIP, "ptr_err_silenced", "%s", why);
 	kit_result(KIT_SKIP, "all_ones_silenced", "%s", why);
+	kit_result(KIT_SKIP, "unsigned_not_size_t", "%s", why);
 	kit_result(KIT_SKIP, "unload", "%s", why);
 }
 
 int main(void)
 {
-	long wraps, ptr_errs, all_ones;
+	long wraps, ptr_errs, all_ones, not_size_t;
 	int fd;
 
-	kit_plan(5);
+	kit_plan(6);
 	wraps = silenced("wrap_silenced");
 	ptr_errs = silenced("ptr_err_silenced");
 	all_ones = silenced("all_ones_silenced");
+	not_size_t = silenced("unsigned_not_size_t");
 	fd = open(MODULE_PATH, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		kit_diag("%s: %s", MODULE_PATH, strerror(errno));
@@ -96,6 +119,7 @@ int main(void)
 	check_silenced("wrap_silenced", wraps, 2, 0);
 	check_silenced("ptr_err_silenced", ptr_errs, 1, 1);
 	check_silenced("all_ones_silenced", all_ones, 2, 1);
+	check_size_t_mode(not_size_t);
 	if (syscall(SYS_delete_module, "test_ubsan", O_NONBLOCK)) {
 		kit_diag("delete_module(test_ubsan): %s", strerror(errno));
 		kit_result(KIT_SKIP, "unload", "optional");

@@ -93,13 +93,21 @@ fixed)
 	# test_ubsan report nothing with Clang 19 (-fno-strict-overflow makes
 	# signed left shifts defined; C enum loads are not checked), so they are
 	# not expected here.
+	# A size_t-mode kernel (patch 0034, which the guest's test-ubsan says)
+	# keeps the unsigned int case quiet.
+	unsigned_want=1
+	grep -Eq "(^|\\] ) *ok [0-9]+ unsigned_not_size_t # size_t mode" \
+		"$dir/console.log" && unsigned_want=0
 	while IFS='|' read -r kind phrase; do
 		n=$(sites_in lib/test_ubsan.c | awk -F'\t' -v k="$kind" -v p="$phrase" \
 			'$2 == k && index($7, p) { n += $5 } END { print n + 0 }')
-		if [ "$n" -eq 1 ]; then
-			good "test_ubsan: $kind ($phrase) reported once"
+		want=1
+		[ "$kind" = unsigned-integer-overflow ] && want=$unsigned_want
+		if [ "$n" -eq "$want" ]; then
+			good "test_ubsan: $kind ($phrase) $([ "$want" -eq 1 ] &&
+				echo reported once || echo quiet, size_t mode)"
 		else
-			bad "test_ubsan: $kind ($phrase) reported $n times, expected 1"
+			bad "test_ubsan: $kind ($phrase) reported $n times, expected $want"
 		fi
 	done <<'CASES'
 signed-integer-overflow|2147483647 + 2 
