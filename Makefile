@@ -48,7 +48,7 @@ endif
 # has its own trees and outputs: $(B)/<base>-uw-<setting>.
 UNSIGNED_WRAP ?=
 comma := ,
-UW_NAME := $(if $(UNSIGNED_WRAP),-uw-$(shell printf '%s' '$(UNSIGNED_WRAP)' | tr ',/' '+_'))
+UW_NAME := $(if $(UNSIGNED_WRAP),-uw-$(subst /,_,$(subst $(comma),+,$(UNSIGNED_WRAP))))
 BB := $(B)/$(BASE_NAME)$(UW_NAME)
 TREE := $(BB)/linux
 

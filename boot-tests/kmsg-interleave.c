@@ -71,22 +71,30 @@ static void flood(int cpu)
 	_exit(0);
 }
 
+/* Load a module; 0 if its init ran and returned 0. */
+static int load_module(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), err;
+
+	err = fd < 0 || syscall(SYS_finit_module, fd, "", 0);
+	if (fd >= 0)
+		close(fd);
+	return err;
+}
+
 /*
  * Then two CPUs' reports between each other, without the writers:
  * test_ubsan_smp raises a pair of sites at once on two CPUs, eight times.
  */
 static void smp_reports(long ncpu)
 {
-	int fd, err;
+	int err;
 
 	if (ncpu < 2) {
 		kit_result(KIT_SKIP, "smp", "needs two CPUs");
 		return;
 	}
-	fd = open(SMP_MODULE_PATH, O_RDONLY | O_CLOEXEC);
-	err = fd < 0 || syscall(SYS_finit_module, fd, "", 0);
-	if (fd >= 0)
-		close(fd);
+	err = load_module(SMP_MODULE_PATH);
 	syscall(SYS_delete_module, "test_ubsan_smp", O_NONBLOCK);
 	kit_result(err ? KIT_FAIL : KIT_PASS, "smp",
 		   "test_ubsan_smp: two CPUs reported at once");
@@ -96,7 +104,7 @@ int main(void)
 {
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	pid_t pids[8];
-	int i, n = 0, fd, err;
+	int i, n = 0, err;
 
 	kit_plan(2);
 	if (!named_on_cmdline()) {
@@ -115,10 +123,7 @@ int main(void)
 			pids[n++] = pid;
 	}
 	usleep(100000); /* let the writers start */
-	fd = open(MODULE_PATH, O_RDONLY | O_CLOEXEC);
-	err = fd < 0 || syscall(SYS_finit_module, fd, "", 0);
-	if (fd >= 0)
-		close(fd);
+	err = load_module(MODULE_PATH);
 	for (i = 0; i < n; i++) {
 		kill(pids[i], SIGKILL);
 		waitpid(pids[i], NULL, 0);

@@ -883,13 +883,9 @@ static void workload_marker(struct parser *p, const struct logline *l)
 static void guess_stack(struct parser *p, unsigned long ctx)
 {
 	struct slot *s;
-	int i, n = 0;
+	int i;
 
 	for (i = 0; i < NSLOTS; i++) {
-		s = &p->slots[i];
-		n += slot_active(s) && s->ctx == ctx && before_stack(s);
-	}
-	for (i = 0; n > 1 && i < NSLOTS; i++) {
 		s = &p->slots[i];
 		if (slot_active(s) && s->ctx == ctx && before_stack(s))
 			s->guessed = 1;
@@ -910,7 +906,7 @@ static struct slot *slot_route(struct parser *p, const struct logline *l,
 {
 	struct slot *s, *first = NULL, *pending = NULL, *nodetail = NULL;
 	struct frame f;
-	int i, n = 0;
+	int i, n = 0, waiting = 0;
 
 	for (i = 0; i < NSLOTS; i++) {
 		s = &p->slots[i];
@@ -922,6 +918,7 @@ static struct slot *slot_route(struct parser *p, const struct logline *l,
 		if (s->state == ST_PENDING &&
 		    (!pending || s->born < pending->born))
 			pending = s;
+		waiting += before_stack(s);
 		if (before_stack(s) && !s->ndetail &&
 		    (!nodetail || s->born < nodetail->born))
 			nodetail = s;
@@ -930,10 +927,9 @@ static struct slot *slot_route(struct parser *p, const struct logline *l,
 		return first;
 	if (fam >= 0 && pending)
 		return pending;
-	if (fam < 0 && nodetail && nodetail != first &&
-	    ubsan_detail_shape(l->s, l->n))
+	if (fam < 0 && nodetail && ubsan_detail_shape(l->s, l->n))
 		return nodetail;
-	if (before_stack(first) && tl_frame(l->s, l->n, &f))
+	if (waiting > 1 && before_stack(first) && tl_frame(l->s, l->n, &f))
 		guess_stack(p, l->ctx);
 	return first;
 }
