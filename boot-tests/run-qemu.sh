@@ -83,10 +83,10 @@ if [ "$accel" = auto ]; then
 		else
 			accel=tcg
 		fi
-		echo "$accel" >"$cache"
 	else
 		accel=tcg
 	fi
+	echo "$accel" >"$cache"
 fi
 [ -n "$timeout" ] || timeout=300
 
