@@ -19,7 +19,8 @@
 #         sites nobody has explained ("new") are counted apart, never in a
 #         rate;
 #   (ii)  the same for the kit's kernel;
-#   (iii) both per workload group (boot, user, kit, kselftests, stress-ng),
+#   (iii) both per workload group (boot, user, kit, kselftests, stress-ng,
+#         fuzzing: ubsan-triage --syz),
 #         a site counting for the group whose workload raised it first
 #         (the kernel reports a site once per boot);
 #   (iv)  the raw sites per idiom (annotations/sites.tsv's idiom column);
@@ -51,7 +52,8 @@ sites_of() {
 			g = w == "-" || w == "" ? "boot" : w ~ /^user-/ ? "user" : \
 			    w ~ /^kselftest-perf_events/ ? "kit" : \
 			    w ~ /^kselftest-/ ? "kselftests" : \
-			    w == "stress-ng" ? "stress-ng" : "kit"
+			    w == "stress-ng" ? "stress-ng" : \
+			    w == "fuzzing" ? "fuzzing" : "kit"
 			print $1 "\t" $3 "\t" $4 "\t" g "\t" ($8 == "" ? "-" : $8)
 		}' "$1/triage.tsv"
 }
@@ -106,7 +108,7 @@ fi
 echo
 echo "(iii) per workload group (a site counts for the group that raised it first):"
 printf '      %-12s %6s %6s %6s %6s %6s %6s\n' group raw int. bugs new kit new
-for g in boot user kit kselftests stress-ng; do
+for g in boot user kit kselftests stress-ng fuzzing; do
 	# shellcheck disable=SC2046
 	set -- $(awk -F'\t' -v g="$g" '$4 == g' "$raw/sites.tsv" | counts) \
 		$(awk -F'\t' -v g="$g" '$4 == g' "$mine/sites.tsv" | counts)

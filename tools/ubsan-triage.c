@@ -21,24 +21,38 @@ struct run {
 	int only_ubsan;
 	const char *kind;
 	int oom;
+	int *crash; /* --syz: each log's crash directory, -1 for none */
 };
 
 static void on_report(void *ctx, struct report *r)
 {
 	struct run *run = ctx;
+	int crash = run->logs.crash ? run->logs.crash[r->log] : -1;
+	struct site *s;
 
 	if (run->only_ubsan && !report_is_ubsan(r))
 		return;
 	if (run->kind && strcmp(run->kind, r->kind))
 		return;
+	/* whatever the log's own markers say, a fuzzer was running */
+	if (crash >= 0)
+		strcpy(r->workload, SYZ_WORKLOAD);
 	run->logs.reports[r->log]++;
-	if (!sites_add(&run->sites, r))
+	s = sites_add(&run->sites, r);
+	if (!s || (crash >= 0 && site_add_crash(s, crash)))
 		run->oom = 1;
 }
 
 static void usage(FILE *f)
 {
-	fputs("usage: ubsan-triage [options] [LOG...]   (no LOG or '-': stdin)\n"
+	fputs("usage: ubsan-triage [options] [LOG...]   (no LOG and no --syz, or "
+	      "'-': stdin)\n"
+	      "  --syz DIR           a syz-manager workdir (DIR/crashes/*/) or one "
+	      "crash\n"
+	      "                      directory: each crash's logN, else its "
+	      "reportN,\n"
+	      "                      read after the LOGs; workload 'fuzzing' "
+	      "(repeatable)\n"
 	      "  --json              one JSON document\n"
 	      "  --tsv               class kind site function count title "
 	      "detail\n"
@@ -111,6 +125,45 @@ static int parse_logs(struct run *run, char **paths, int n)
 	return ret;
 }
 
+/*
+ * The logs to read: the named ones (none and no --syz: stdin), then the
+ * crashes of the --syz directories, each with its crash directory.
+ */
+static int collect_paths(struct run *run, const struct syzdirs *z, int syz,
+			 char **named, int nnamed, char ***paths)
+{
+	static char *stdin_only[] = { "-" };
+	size_t n, i;
+
+	if (!nnamed && !syz) {
+		named = stdin_only;
+		nnamed = 1;
+	}
+	n = (size_t)nnamed + z->nlogs;
+	/* one more: calloc(0) may be NULL */
+	*paths = calloc(n + 1, sizeof(**paths));
+	run->logs.names = calloc(n + 1, sizeof(*run->logs.names));
+	run->logs.lines = calloc(n + 1, sizeof(*run->logs.lines));
+	run->logs.reports = calloc(n + 1, sizeof(*run->logs.reports));
+	run->crash = syz ? calloc(n + 1, sizeof(*run->crash)) : NULL;
+	if (!*paths || !run->logs.names || !run->logs.lines ||
+	    !run->logs.reports || (syz && !run->crash))
+		return -1;
+	for (i = 0; i < (size_t)nnamed; i++) {
+		(*paths)[i] = named[i];
+		if (syz)
+			run->crash[i] = -1;
+	}
+	for (i = 0; i < z->nlogs; i++) {
+		(*paths)[nnamed + i] = z->logs[i];
+		run->crash[nnamed + i] = z->crash[i];
+	}
+	run->logs.n = (int)n;
+	run->logs.crash = run->crash;
+	run->logs.crashes = z->v;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -118,6 +171,7 @@ int main(int argc, char **argv)
 		{ "tsv", no_argument, NULL, 't' },
 		{ "fp-rate", no_argument, NULL, 'f' },
 		{ "kcidb", required_argument, NULL, 'C' },
+		{ "syz", required_argument, NULL, 's' },
 		{ "kit", required_argument, NULL, 'k' },
 		{ "ignorelist", required_argument, NULL, 'i' },
 		{ "annotations", required_argument, NULL, 'a' },
@@ -129,16 +183,22 @@ int main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	static char *stdin_only[] = { "-" };
 	struct run run;
 	struct lists lists;
+	struct syzdirs syz;
 	const char *vmlinux = NULL, *checkout = NULL;
-	char **paths;
-	int c, out = OUT_TABLE, ret = 0, npaths;
+	char **paths, **syzargs;
+	int c, out = OUT_TABLE, ret = 0, nsyz = 0;
 	size_t i;
 
 	memset(&run, 0, sizeof(run));
+	memset(&syz, 0, sizeof(syz));
 	lists_init(&lists);
+	syzargs = calloc((size_t)argc, sizeof(*syzargs));
+	if (!syzargs) {
+		fputs("ubsan-triage: out of memory\n", stderr);
+		return 2;
+	}
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
@@ -153,6 +213,9 @@ int main(int argc, char **argv)
 		case 'C':
 			out = OUT_KCIDB;
 			checkout = optarg;
+			break;
+		case 's':
+			syzargs[nsyz++] = optarg;
 			break;
 		case 'k':
 			if (load_kit(&lists, optarg))
@@ -180,34 +243,45 @@ int main(int argc, char **argv)
 			run.kind = optarg;
 			break;
 		case 'h':
+			free(syzargs);
 			usage(stdout);
 			return 0;
 		case 'V':
+			free(syzargs);
 			puts("ubsan-triage " TRIAGE_VERSION);
 			return 0;
 		default:
+			free(syzargs);
 			usage(stderr);
 			return 2;
 		}
 	}
 	if (out == OUT_KCIDB) {
+		free(syzargs);
+		if (nsyz) {
+			fputs("ubsan-triage: --syz does not go with --kcidb\n",
+			      stderr);
+			lists_free(&lists);
+			return 2;
+		}
 		ret = kcidb_main(&lists, checkout, argv + optind, argc - optind,
 				 stdout);
 		lists_free(&lists);
 		return ret ? ret : (fflush(stdout) || ferror(stdout)) ? 2 : 0;
 	}
-	paths = optind < argc ? argv + optind : stdin_only;
-	npaths = optind < argc ? argc - optind : 1;
-	run.logs.n = npaths;
-	run.logs.names = calloc((size_t)npaths, sizeof(*run.logs.names));
-	run.logs.lines = calloc((size_t)npaths, sizeof(*run.logs.lines));
-	run.logs.reports = calloc((size_t)npaths, sizeof(*run.logs.reports));
-	if (!run.logs.names || !run.logs.lines || !run.logs.reports) {
+	/* an unreadable directory is exit 2, as a log is: the rest is read */
+	for (c = 0; c < nsyz; c++)
+		if (syz_scan(&syz, syzargs[c]))
+			ret = 2;
+	free(syzargs);
+	if (collect_paths(&run, &syz, nsyz > 0, argv + optind, argc - optind,
+			  &paths)) {
 		fputs("ubsan-triage: out of memory\n", stderr);
 		return 2;
 	}
 	sites_init(&run.sites);
-	ret = parse_logs(&run, paths, npaths);
+	ret |= parse_logs(&run, paths, run.logs.n);
+	free(paths);
 	if (run.oom) {
 		fputs("ubsan-triage: out of memory\n", stderr);
 		ret = 2;
@@ -236,9 +310,12 @@ int main(int argc, char **argv)
 	free(run.logs.names);
 	free(run.logs.lines);
 	free(run.logs.reports);
+	free(run.crash);
+	syz_free(&syz);
 	return ret;
 bad_list:
 	fprintf(stderr, "ubsan-triage: cannot read %s\n", optarg);
+	free(syzargs);
 	lists_free(&lists);
 	return 2;
 }

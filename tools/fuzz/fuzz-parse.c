@@ -12,16 +12,23 @@
 
 static FILE *sink;
 
+/* every report as if read from a syz-manager crash directory (--syz) */
 static void on_report(void *ctx, struct report *r)
 {
-	sites_add(ctx, r);
+	struct site *s = sites_add(ctx, r);
+
+	if (s)
+		site_add_crash(s, 0);
 }
 
 static void run_outputs(struct sitetab *t, const struct lists *l)
 {
+	static char name[] = "fuzz", desc[] = "WARNING in fuzz";
+	static const struct crashdir crash = { name, name, desc };
+	static const int crashof[] = { 0 };
 	const char *names[] = { "fuzz" };
 	unsigned long lines = 0, reports = 0;
-	struct logs lg = { names, &lines, &reports, 1 };
+	struct logs lg = { names, &lines, &reports, 1, crashof, &crash };
 	size_t i;
 
 	sites_sort(t);

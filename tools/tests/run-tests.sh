@@ -27,34 +27,118 @@ fi
 # 2. corpus: every testdata/*.log with a sibling .expected (the --tsv
 # output; if its first line is "# subset", each other line must occur).
 # An optional .args file adds options; "@KIT@" in it is the kit root.
+# A directory testdata/NAME/ with NAME.expected is read the same way with
+# --syz (a syz-manager workdir or crash directory).
 kit=$(cd "$(dirname "$0")/../.." && pwd)
-for log in "$TESTDATA"/*.log; do
-	[ -e "$log" ] || continue
-	base=${log%.log}
-	[ -f "$base.expected" ] || continue
+check_expected() { # input base [--syz]
 	args=
-	[ -f "$base.args" ] && args=$(sed "s|@KIT@|$kit|g" "$base.args")
+	[ -f "$2.args" ] && args=$(sed "s|@KIT@|$kit|g" "$2.args")
 	# shellcheck disable=SC2086
-	"$TRIAGE" --tsv $args "$log" >"$TMPDIR_T/out.tsv" 2>"$TMPDIR_T/err"
+	"$TRIAGE" --tsv $args ${3-} "$1" >"$TMPDIR_T/out.tsv" 2>"$TMPDIR_T/err"
 	st=$?
 	if [ "$st" -ge 2 ]; then
-		bad "$log: exit status $st: $(cat "$TMPDIR_T/err")"
-		continue
+		bad "$1: exit status $st: $(cat "$TMPDIR_T/err")"
+		return
 	fi
-	if [ "$(head -n 1 "$base.expected")" = "# subset" ]; then
-		missing=$(sed 1d "$base.expected" | while IFS= read -r l; do
+	if [ "$(head -n 1 "$2.expected")" = "# subset" ]; then
+		missing=$(sed 1d "$2.expected" | while IFS= read -r l; do
 			grep -qxF -- "$l" "$TMPDIR_T/out.tsv" || echo "$l"
 		done)
 		if [ -z "$missing" ]; then ok; else
-			bad "$log: lines not in output:"
+			bad "$1: lines not in output:"
 			echo "$missing"
 		fi
-	elif diff -u "$base.expected" "$TMPDIR_T/out.tsv" >"$TMPDIR_T/diff"
+	elif diff -u "$2.expected" "$TMPDIR_T/out.tsv" >"$TMPDIR_T/diff"
 	then
 		ok
 	else
-		bad "$log: output differs from $base.expected"
+		bad "$1: output differs from $2.expected"
 		cat "$TMPDIR_T/diff"
+	fi
+}
+for log in "$TESTDATA"/*.log; do
+	[ -e "$log" ] || continue
+	[ -f "${log%.log}.expected" ] || continue
+	check_expected "$log" "${log%.log}"
+done
+
+# A syz-manager workdir laid out from testdata/NAME.layout (the format is
+# in testdata/syz-workdir.layout) in the scratch directory DEST: the peer
+# logs are read in place, never copied into testdata. Without the peer
+# logs, a crash directory that needs them is left out; DEST.skipped lists
+# those left out.
+syz_layout() { # layout dest
+	rm -rf "$2" "$2.skipped"
+	mkdir -p "$2/crashes"
+	: >"$TMPDIR_T/syz-skip"
+	while read -r sdir sfile show sarg; do
+		case $sdir in '' | '#'*) continue ;; esac
+		sd=$2/crashes/$sdir
+		mkdir -p "$sd"
+		case $show in
+		text)
+			if [ "$sfile" = description ]; then
+				printf '%s\n' "$sarg" >"$sd/$sfile"
+			else
+				printf '%s' "$sarg" >"$sd/$sfile"
+			fi
+			# syz-manager names a crash directory by its title's sha1
+			if [ "$sfile" = description ] &&
+				command -v sha1sum >/dev/null &&
+				[ "$(printf '%s' "$sarg" | sha1sum | cut -c1-40)" != "$sdir" ]
+			then
+				bad "$1: $sdir is not the sha1 of '$sarg'"
+			fi
+			;;
+		testdata)
+			cp "$TESTDATA/$sarg" "$sd/$sfile" ||
+				bad "$1: $sdir/$sfile: cannot copy $TESTDATA/$sarg"
+			;;
+		peer-log | peer-report)
+			if [ ! -d "$PEER_LOGS/${sarg%%/*}" ]; then
+				echo "$sdir" >>"$TMPDIR_T/syz-skip"
+				continue
+			fi
+			# as tests/corpus-test.sh reads a file: the header up to
+			# the first empty line, the log up to an empty line
+			# before "REPORT:" (trailing empty lines left out), the
+			# report after that line
+			if [ ! -f "$PEER_LOGS/$sarg" ]; then
+				bad "$1: $sdir/$sfile: no file $PEER_LOGS/$sarg"
+			elif ! awk -v part="${show#peer-}" '
+				{ gsub(/\r/, "") }
+				!body { if ($0 == "") body = 1; next }
+				rep { if (part == "report") print; next }
+				$0 == "REPORT:" && empty { rep = 1; next }
+				part != "log" { empty = $0 == "" ? empty + 1 : 0; next }
+				$0 == "" { empty++; next }
+				{ while (empty) { print ""; empty-- } print }
+			' "$PEER_LOGS/$sarg" >"$sd/$sfile" || [ ! -s "$sd/$sfile" ]
+			then
+				bad "$1: $sdir/$sfile: no $show in $PEER_LOGS/$sarg"
+			fi
+			;;
+		*)
+			bad "$1: $sdir/$sfile: unknown source '$show'"
+			;;
+		esac
+	done <"$1"
+	sort -u "$TMPDIR_T/syz-skip" >"$2.skipped"
+	while read -r sdir; do
+		rm -rf "$2/crashes/$sdir"
+	done <"$2.skipped"
+}
+# every layout (section 4c uses syz-workdir's), checked if it has NAME.expected
+rm -f "$TMPDIR_T"/*.skipped
+for layout in "$TESTDATA"/*.layout; do
+	[ -e "$layout" ] || continue
+	name=$(basename "${layout%.layout}")
+	syz_layout "$layout" "$TMPDIR_T/$name"
+	[ -f "${layout%.layout}.expected" ] || continue
+	if [ ! -s "$TMPDIR_T/$name.skipped" ]; then
+		check_expected "$TMPDIR_T/$name" "${layout%.layout}" --syz
+	else
+		echo "note: no peer logs at '$PEER_LOGS', $name.expected skipped"
 	fi
 done
 
@@ -160,6 +244,124 @@ grep -q '^unexplained  26$' "$TMPDIR_T/fp1.out" &&
 	bad "--fp-rate with one annotation: $(cat "$TMPDIR_T/fp1.out")"
 "$TRIAGE" --json "$fx" | grep -q '"fp_rate": null' && ok ||
 	bad "JSON fp_rate over no explained site is not null"
+
+# 4c. --syz: syz-manager's crash directories, laid out from
+# testdata/syz-workdir.layout (see testdata/README.md; its whole TSV is
+# testdata/syz-workdir.expected). A crash directory is named by the sha1
+# of its title, as syz-manager names it. The checks on syzkaller's crashes
+# need the peer logs; those on the kit's own logs and on bad directories
+# do not. The workdir was laid out in section 2.
+wd=$TMPDIR_T/syz-workdir
+[ -f "$wd.skipped" ] || bad "no $TESTDATA/syz-workdir.layout"
+kasan=$wd/crashes/3ea704d1bcfd49f36299dd5923d683d0ff2e0dd7
+xfrm=$wd/crashes/1f2e006e51c567080c3f8e23cf3bc2076f36da8e
+kmsan=$wd/crashes/8349eecbcdab8348c30b208425da0ccb555b5e59
+pci=$wd/crashes/382500c899df11dd05885f1d3b57da62e0d3d2ed
+rom=$wd/crashes/c6f6d3ce4b2e73c1ddad485a7f089ff28bef654f
+syzrows() { # ubsan-triage arguments -> "kind function count workload" rows
+	"$TRIAGE" --tsv "$@" 2>&1 | cut -f2,4,5,9
+}
+syzcheck() { # label want got
+	if [ "$2" = "$3" ]; then ok; else
+		bad "--syz $1: got '$3', want '$2'"
+	fi
+}
+tab=$(printf '\t')
+if [ -f "$wd.skipped" ] && [ ! -s "$wd.skipped" ]; then
+	# one crash with log0 and report0 (the report cut out of that log):
+	# once
+	syzcheck "log0 and report0 of one crash" \
+		"kasan${tab}do_one_initcall${tab}1${tab}fuzzing" \
+		"$(syzrows --syz "$kasan")"
+	# two crashes, each with its log and its report: twice
+	syzcheck "two crashes with logN and reportN" \
+		"warning${tab}xfrm_state_fini${tab}2${tab}fuzzing" \
+		"$(syzrows --syz "$xfrm")"
+	# a crash directory with report0 only
+	syzcheck "report0 only" \
+		"kmsan${tab}prepare_task_switch${tab}1${tab}fuzzing" \
+		"$(syzrows --syz "$kmsan")"
+	# crash 1 without its log1 (syz-manager writes no empty file): report1
+	rm -rf "$TMPDIR_T/syz-nolog"
+	mkdir -p "$TMPDIR_T/syz-nolog/crashes/x"
+	for f in description log0 report0 report1; do
+		cp "$xfrm/$f" "$TMPDIR_T/syz-nolog/crashes/x/$f"
+	done
+	syzcheck "log0, report0, report1" \
+		"warning${tab}xfrm_state_fini${tab}2${tab}fuzzing" \
+		"$(syzrows --syz "$TMPDIR_T/syz-nolog")"
+	syzcheck "logs read for log0, report0, report1" "log0 report1" \
+		"$("$TRIAGE" --json --syz "$TMPDIR_T/syz-nolog" |
+			sed -n 's|^    {"path": ".*/crashes/x/\([a-z0-9]*\)".*|\1|p' |
+			tr '\n' ' ' | sed 's/ $//')"
+	# JSON: every site is the fuzzer's and names its crash directories; a
+	# report found in two of them (ipcomp_init_state's, under another
+	# title in the second) lists both
+	"$TRIAGE" --json --syz "$wd" >"$TMPDIR_T/syz.json"
+	syzcheck "sites of workload fuzzing" \
+		"$(grep -c '^      "workload": ' "$TMPDIR_T/syz.json")" \
+		"$(grep -c '^      "workload": "fuzzing",$' "$TMPDIR_T/syz.json")"
+	awk '/^      "title": /{ t = $0 }
+		/^        {"name": /{ if (t ~ /ipcomp_init_state/) print }' \
+		"$TMPDIR_T/syz.json" | sed 's/, "path": .*//' >"$TMPDIR_T/syz.got"
+	{
+		echo '        {"name": "af59656b2b15a9fcd6f5805398c56f4b3c44336b", "description": "general protection fault in corrupted"'
+		echo '        {"name": "e0033969c9c799c8fdaa54f2f46bc82b9f1c7103", "description": "BUG: using __this_cpu_read() in preemptible code in ipcomp_init_state"'
+	} >"$TMPDIR_T/syz.want"
+	if diff -u "$TMPDIR_T/syz.want" "$TMPDIR_T/syz.got"; then ok; else
+		bad "--syz --json: the crash directories of ipcomp_init_state's site"
+	fi
+	"$TRIAGE" --json --syz "$kmsan/" |
+		grep -q '^        {"name": "8349eecbcdab8348c30b208425da0ccb555b5e59", "description": "KMSAN: uninit-value in prepare_task_switch", "path": ' &&
+		ok || bad "--syz --json: a crash directory named with a trailing /"
+	# classes, --fp-rate and exit status through --syz
+	"$TRIAGE" --fp-rate --kit "$kit" --syz "$wd" >"$TMPDIR_T/syz.fp"
+	st=$?
+	[ $st -eq 1 ] && grep -q '^unexplained  0$' "$TMPDIR_T/syz.fp" &&
+		grep -q '^fp_rate      13/17 = 0.765$' "$TMPDIR_T/syz.fp" && ok ||
+		bad "--syz --fp-rate --kit (status $st): $(cat "$TMPDIR_T/syz.fp")"
+	"$TRIAGE" --kit "$kit" --filter-kind implicit-conversion --syz "$wd" \
+		>/dev/null
+	[ $? -eq 0 ] && ok ||
+		bad "--syz: status with every site classified not 0"
+	"$TRIAGE" --syz "$wd" >/dev/null
+	[ $? -eq 1 ] && ok || bad "--syz: status with new sites not 1"
+else
+	echo "note: no peer logs at '$PEER_LOGS', --syz on syzkaller's crashes skipped"
+fi
+if "$TRIAGE" --json "$TESTDATA/kit-defconfig-all-ones.log" |
+	grep -q '"crashes"'; then
+	bad "--json without --syz lists crash directories"
+else
+	ok
+fi
+# a missing directory, an empty one, a file: exit 2, naming it
+rm -rf "$TMPDIR_T/syz-empty" "$TMPDIR_T/syz-none"
+mkdir -p "$TMPDIR_T/syz-empty" "$TMPDIR_T/syz-none/crashes"
+for d in "$TMPDIR_T/syz-missing" "$TMPDIR_T/syz-empty" "$fx"; do
+	"$TRIAGE" --syz "$d" >/dev/null 2>"$TMPDIR_T/err"
+	st=$?
+	[ $st -eq 2 ] && grep -qF "$d: " "$TMPDIR_T/err" && ok ||
+		bad "--syz $d: status $st, $(cat "$TMPDIR_T/err")"
+done
+# a workdir without a crash: nothing to report
+"$TRIAGE" --syz "$TMPDIR_T/syz-none" >"$TMPDIR_T/syz.out"
+st=$?
+[ $st -eq 0 ] && grep -q '^0 reports, 0 distinct sites in 0 log(s)$' \
+	"$TMPDIR_T/syz.out" && ok ||
+	bad "--syz: a workdir without crashes (status $st)"
+"$TRIAGE" --kcidb "$TMPDIR_T/none" --syz "$wd" >/dev/null 2>&1
+[ $? -eq 2 ] && ok || bad "--syz with --kcidb is not exit 2"
+# logs named too: a site's workload is its first occurrence's, also when
+# a later complete report replaces that one (truncated, corrupted) as the
+# site's representative (crash directories of the kit's own logs)
+syzcheck "a log named, then a crash" \
+	"implicit-conversion${tab}pci_assign_irq${tab}2${tab}-" \
+	"$(syzrows "$TESTDATA/kit-defconfig-all-ones.log" --syz "$pci")"
+syzcheck "a truncated report's workload" \
+	"implicit-conversion${tab}__perf_event_read_size${tab}2${tab}perf-cve-2023-6931" \
+	"$(syzrows "$TESTDATA/kit-truncated-cve.log" --syz "$rom" |
+		grep -F __perf_event_read_size)"
 
 # 5. symbolization against a small debug binary standing in for vmlinux
 sym=/usr/lib/llvm-19/bin/llvm-symbolizer

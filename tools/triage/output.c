@@ -227,6 +227,26 @@ static void json_frame(FILE *f, const struct frame *fr, int last)
 	fputs(last ? "}" : "},", f);
 }
 
+/* --syz: the crash directories a site was seen in, in order of reading */
+static void json_crashes(FILE *f, const struct site *s,
+			 const struct crashdir *c)
+{
+	size_t i;
+
+	fputs(",\n      \"crashes\": [", f);
+	for (i = 0; i < s->ncrashes; i++) {
+		fputs(i ? ",\n        {\"name\": " : "\n        {\"name\": ",
+		      f);
+		json_str(f, c[s->crashes[i]].name);
+		fputs(", \"description\": ", f);
+		json_str(f, c[s->crashes[i]].description);
+		fputs(", \"path\": ", f);
+		json_str(f, c[s->crashes[i]].path);
+		putc('}', f);
+	}
+	putc(']', f);
+}
+
 static void json_site(FILE *f, const struct site *s, const struct logs *lg)
 {
 	const struct report *r = &s->r;
@@ -260,6 +280,8 @@ static void json_site(FILE *f, const struct site *s, const struct logs *lg)
 	fputs(",\n      \"last\": {\"log\": ", f);
 	json_str(f, lg->names[s->last.log]);
 	fprintf(f, ", \"line\": %lu}", s->last.line);
+	if (lg->crash)
+		json_crashes(f, s, lg->crashes);
 	if (r->has_rip) {
 		fputs(",\n      \"rip\": ", f);
 		json_frame(f, &r->rip, 1);

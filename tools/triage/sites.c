@@ -23,6 +23,7 @@ void sites_free(struct sitetab *t)
 		for (j = 0; j < t->v[i]->r.nframes; j++)
 			free(t->v[i]->r.frames[j].src);
 		free(t->v[i]->r.rip.src);
+		free(t->v[i]->crashes);
 		free(t->v[i]);
 	}
 	free(t->v);
@@ -81,6 +82,7 @@ static int grow(struct sitetab *t)
 struct site *sites_add(struct sitetab *t, const struct report *r)
 {
 	char key[sizeof(((struct site *)0)->key)];
+	char wl[sizeof(r->workload)];
 	struct site *s;
 	size_t j;
 
@@ -95,10 +97,16 @@ struct site *sites_add(struct sitetab *t, const struct report *r)
 			s->count++;
 			s->last.log = r->log;
 			s->last.line = r->lineno;
-			/* prefer a complete report as the representative */
+			/*
+			 * prefer a complete report as the representative; the
+			 * workload stays the first occurrence's
+			 */
 			if ((s->r.corrupted || s->r.truncated) &&
-			    !r->corrupted && !r->truncated)
+			    !r->corrupted && !r->truncated) {
+				memcpy(wl, s->r.workload, sizeof(wl));
 				s->r = *r;
+				memcpy(s->r.workload, wl, sizeof(wl));
+			}
 			return s;
 		}
 		j = (j + 1) & (t->hcap - 1);
@@ -114,6 +122,23 @@ struct site *sites_add(struct sitetab *t, const struct report *r)
 	t->v[t->n] = s;
 	t->hash[j] = ++t->n;
 	return s;
+}
+
+/* Note that s was seen in crash directory CRASH (--syz); -1: no memory. */
+int site_add_crash(struct site *s, int crash)
+{
+	size_t i;
+	int *v;
+
+	for (i = 0; i < s->ncrashes; i++)
+		if (s->crashes[i] == crash)
+			return 0;
+	v = realloc(s->crashes, (s->ncrashes + 1) * sizeof(*v));
+	if (!v)
+		return -1;
+	v[s->ncrashes++] = crash;
+	s->crashes = v;
+	return 0;
 }
 
 static int by_first(const void *a, const void *b)

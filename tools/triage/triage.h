@@ -246,6 +246,8 @@ struct site {
 	char reason[512];
 	char suggestion[640];
 	char idiom[32]; /* of the annotation row or idiom rule that matched */
+	int *crashes; /* --syz: the crash directories it was seen in */
+	size_t ncrashes;
 };
 
 struct sitetab {
@@ -260,6 +262,7 @@ void sites_init(struct sitetab *t);
 void sites_free(struct sitetab *t);
 struct site *sites_add(struct sitetab *t, const struct report *r);
 void sites_sort(struct sitetab *t);
+int site_add_crash(struct site *s, int crash);
 
 /* ---- classify.c ---- */
 
@@ -314,11 +317,16 @@ void classify_site(const struct lists *l, struct site *s);
 
 /* ---- output.c ---- */
 
+struct crashdir;
+
 struct logs {
 	const char **names;
 	unsigned long *lines;
 	unsigned long *reports;
 	int n;
+	/* --syz: each log's crash directory, -1 for none; NULL without --syz */
+	const int *crash;
+	const struct crashdir *crashes;
 };
 
 void json_str(FILE *f, const char *s);
@@ -335,6 +343,27 @@ struct counts {
 };
 
 void class_counts(const struct sitetab *t, struct counts *k);
+
+/* ---- syz.c: syz-manager's crash directories ---- */
+
+#define SYZ_WORKLOAD "fuzzing" /* the workload of every report read there */
+
+struct crashdir {
+	char *path; /* as read */
+	char *name; /* its last component: syzkaller's hash of the title */
+	char *description; /* the title syzkaller gave it, "" if none */
+};
+
+struct syzdirs {
+	struct crashdir *v;
+	size_t n;
+	char **logs; /* one per crash: logN, or reportN if it has no logN */
+	int *crash; /* each log's crash directory (index in v) */
+	size_t nlogs;
+};
+
+int syz_scan(struct syzdirs *z, const char *dir);
+void syz_free(struct syzdirs *z);
 
 /* ---- symbolize.c ---- */
 
