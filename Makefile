@@ -48,7 +48,9 @@ endif
 # has its own trees and outputs: $(B)/<base>-uw-<setting>.
 UNSIGNED_WRAP ?=
 comma := ,
-UW_NAME := $(if $(UNSIGNED_WRAP),-uw-$(subst /,_,$(subst $(comma),+,$(UNSIGNED_WRAP))))
+# the suffix of a setting's folder: net/packet,fs -> -uw-net_packet+fs
+uw_suffix = $(if $(1),-uw-$(subst /,_,$(subst $(comma),+,$(1))))
+UW_NAME := $(call uw_suffix,$(UNSIGNED_WRAP))
 BB := $(B)/$(BASE_NAME)$(UW_NAME)
 TREE := $(BB)/linux
 
@@ -709,7 +711,7 @@ DETECT_BUGS := $(shell awk -F'\t' 'NR > 1 && $$1 !~ /^\#/ { print $$1 }' $(DETEC
 DETECT_WORKLOADS := $(shell awk -F'\t' 'NR > 1 && $$1 !~ /^\#/ && !seen[$$2]++ { print $$2 }' $(DETECT_CORPUS))
 DETECT_FRAGMENTS := $(KIT)/kconfig/guest.config $(KIT)/kconfig/ubsan.config \
 	$(KIT)/kconfig/integer-sanitizers.config $(B)/ignorelist.config \
-	$(KIT)/kconfig/detect.config
+	$(KIT)/kconfig/detect.config $(if $(UNSIGNED_WRAP),$(BB)/unsigned-wrap.config)
 DETECT_TIMEOUT ?= 240
 # An oops ends the boot at once (QEMU runs with -no-reboot): several of the
 # bugs corrupt memory right after the arithmetic that the sanitizers check.
@@ -732,7 +734,8 @@ $(DETECT_TREE)/Makefile: | $(PRISTINE)/Makefile
 		cp -a $(PRISTINE) $(DETECT_TREE).tmp && mv $(DETECT_TREE).tmp $(DETECT_TREE)
 
 ## detect          re-introduce each corpus bug, boot its reproducer, table of catches (HOSTS=FILE: boots over ssh)
-detect: $(B)/.deps-stamp tools $(IGNORELIST) $(B)/ignorelist.config | $(DETECT_TREE)/Makefile
+detect: $(B)/.deps-stamp tools $(IGNORELIST) $(B)/ignorelist.config \
+		$(if $(UNSIGNED_WRAP),$(BB)/unsigned-wrap.config) | $(DETECT_TREE)/Makefile
 	@# The recipe runs make recursively, so make -n would run it, boots included.
 	@$(if $(findstring n,$(firstword -$(MAKEFLAGS))),echo "detect: skipped under make -n"; exit 0;) \
 	start=$$(date +%s); mkdir -p $(DETECT)/boots $(DETECT_IMAGES); \
@@ -779,6 +782,25 @@ detect: $(B)/.deps-stamp tools $(IGNORELIST) $(B)/ignorelist.config | $(DETECT_T
 	$(KIT)/boot-tests/detect-table.sh $(KIT) $(DETECT) $(DETECT_BUGS); \
 	echo "detect: $$(( $$(date +%s) - start )) s in all: builds $$((built - start)) s, boots $$(( $$(date +%s) - built )) s"; \
 	exit $$rc
+
+
+# make detect-modes: the corpus once per unsigned-wrap mode, each mode in its
+# own detect tree ($(B)/<base>[-uw-<setting>]/detect), then one table.
+# off is the kit's default (no unsigned-wrap checks); DETECT_AUDIT is the
+# directories a user would audit for sizes that come from user space.
+DETECT_AUDIT ?= net/packet,kernel/bpf,fs
+DETECT_MODES ?= off $(DETECT_AUDIT) all size_t
+DETECT_MODE_DIRS = $(foreach m,$(DETECT_MODES), \
+	$(m)=$(B)/$(BASE_NAME)$(call uw_suffix,$(filter-out off,$(m)))/detect)
+.PHONY: detect-modes
+## detect-modes    make detect in each unsigned-wrap mode (DETECT_MODES), one table of catches
+detect-modes:
+	@rc=0; for m in $(DETECT_MODES); do \
+		echo "detect-modes: UNSIGNED_WRAP=$$m"; \
+		$(MAKE) -s detect UNSIGNED_WRAP=$$(echo $$m | sed 's/^off$$//') || rc=1; \
+	done; \
+	$(KIT)/boot-tests/detect-modes.sh $(KIT) $(B)/$(BASE_NAME)/detect-modes.tsv \
+		$(DETECT_MODE_DIRS) || rc=1; exit $$rc
 
 ## clean           remove the build directory's kernels and logs (keeps the unpacked tarball)
 clean:
