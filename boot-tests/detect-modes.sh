@@ -24,6 +24,7 @@ rc=0
 
 # the result of $1 in table $2, "-" when the mode has no row for it
 result() {
+	[ -r "$2" ] || { echo -; return; }
 	awk -F'\t' -v b="$1" 'NR > 1 && $1 == b { r = $5 } END { print r ? r : "-" }' "$2"
 }
 
@@ -70,22 +71,37 @@ done >>"$out"
 echo
 echo "detection corpus per unsigned-wrap mode ($out):"
 awk -F'\t' '
-NR == 1 { n = NF; for (i = 3; i <= NF; i++) name[i] = $i; next }
+NR == 1 {
+	n = NF
+	line = sprintf("  %-20s", "bug")
+	for (i = 3; i <= NF; i++) {
+		name[i] = $i
+		line = line sprintf(" %-14s", substr($i, 1, 14))
+	}
+	print line "  expected"
+	next
+}
 {
 	line = sprintf("  %-20s", $1)
 	for (i = 3; i <= n; i++) {
 		line = line sprintf(" %-14s", $i)
-		if ($2 !~ /^clean/) { total[i]++; if ($i == "caught") caught[i]++ }
+		if ($2 ~ /^clean/)
+			continue
+		total[i]++
+		if ($i == "caught")
+			caught[i]++
+		if ($i != "-")
+			ran[i]++
 	}
 	print line "  " $2
 }
 END {
-	line = sprintf("  %-20s", "")
 	for (i = 3; i <= n; i++)
-		line = line sprintf(" %-14s", substr(name[i], 1, 14))
-	print line "  (modes)"
-	for (i = 3; i <= n; i++)
-		printf "caught %d of %d (%.0f%%) with UNSIGNED_WRAP=%s\n", caught[i],
-			total[i], total[i] ? 100 * caught[i] / total[i] : 0, name[i]
+		if (!ran[i])
+			printf "UNSIGNED_WRAP=%s: not run\n", name[i]
+		else
+			printf "caught %d of %d (%.0f%%) with UNSIGNED_WRAP=%s\n",
+				caught[i], total[i], 100 * caught[i] / total[i],
+				name[i]
 }' "$out"
 exit $rc
