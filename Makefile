@@ -783,22 +783,22 @@ detect: $(B)/.deps-stamp tools $(IGNORELIST) $(B)/ignorelist.config \
 	echo "detect: $$(( $$(date +%s) - start )) s in all: builds $$((built - start)) s, boots $$(( $$(date +%s) - built )) s"; \
 	exit $$rc
 
-
 # make detect-modes: the corpus once per unsigned-wrap mode, each mode in its
 # own detect tree ($(B)/<base>[-uw-<setting>]/detect), then one table.
 # off is the kit's default (no unsigned-wrap checks); DETECT_AUDIT is the
 # directories a user would audit for sizes that come from user space.
 DETECT_AUDIT ?= net/packet,kernel/bpf,fs
 DETECT_MODES ?= off $(DETECT_AUDIT) all size_t
+# the UNSIGNED_WRAP value of a mode: off is none
+uw_setting = $(filter-out off,$(1))
 DETECT_MODE_DIRS = $(foreach m,$(DETECT_MODES), \
-	$(m)=$(B)/$(BASE_NAME)$(call uw_suffix,$(filter-out off,$(m)))/detect)
+	$(m)=$(B)/$(BASE_NAME)$(call uw_suffix,$(call uw_setting,$(m)))/detect)
 .PHONY: detect-modes
 ## detect-modes    make detect in each unsigned-wrap mode (DETECT_MODES), one table of catches
 detect-modes:
-	@rc=0; for m in $(DETECT_MODES); do \
-		echo "detect-modes: UNSIGNED_WRAP=$$m"; \
-		$(MAKE) -s detect UNSIGNED_WRAP=$$(echo $$m | sed 's/^off$$//') || rc=1; \
-	done; \
+	@rc=0; $(foreach m,$(DETECT_MODES), \
+		echo "detect-modes: UNSIGNED_WRAP=$(m)"; \
+		$(MAKE) -s detect UNSIGNED_WRAP=$(call uw_setting,$(m)) || rc=1;) \
 	$(KIT)/boot-tests/detect-modes.sh $(KIT) $(B)/$(BASE_NAME)/detect-modes.tsv \
 		$(DETECT_MODE_DIRS) || rc=1; exit $$rc
 
