@@ -51,7 +51,12 @@ comma := ,
 # the suffix of a setting's folder: net/packet,fs -> -uw-net_packet+fs
 uw_suffix = $(if $(1),-uw-$(subst /,_,$(subst $(comma),+,$(1))))
 UW_NAME := $(call uw_suffix,$(UNSIGNED_WRAP))
-BB := $(B)/$(BASE_NAME)$(UW_NAME)
+# SYZ=1: the fuzzing kernel, with kconfig/syzkaller.config (KCOV, 9P, the
+# VM's network) on top of the kit's fragments; its own trees: $(B)/<base>-syz.
+# make fuzz-kernel sets it.
+SYZ ?= 0
+SYZ_NAME := $(if $(filter 1,$(SYZ)),-syz)
+BB := $(B)/$(BASE_NAME)$(UW_NAME)$(SYZ_NAME)
 TREE := $(BB)/linux
 
 # The guest and its workloads. tiny: one CPU, 512 MiB, no devices but the
@@ -100,7 +105,7 @@ DEB_PACKAGES := linux-source-6.1 clang-19 lld-19 llvm-19 libclang-rt-19-dev \
 	qemu-system-x86 sparse make gcc libc6-dev flex bison bc cpio kmod \
 	libelf-dev libssl-dev dwarves rsync xz-utils perl patch clang-format \
 	zlib1g-dev liblzma-dev stress-ng busybox-static libcap-dev \
-	parallel openssh-client openssh-server
+	parallel openssh-client openssh-server g++ binutils procps
 # and ajv from npm, into the build directory
 NPM_DIR := $(B)/npm
 AJV := $(NPM_DIR)/node_modules/.bin/ajv
@@ -148,7 +153,8 @@ FRAGMENTS := $(KIT)/kconfig/guest.config $(KIT)/kconfig/ubsan.config \
 	$(if $(filter integer,$(SANITIZERS)),$(KIT)/kconfig/integer-sanitizers.config \
 		$(B)/ignorelist.config) \
 	$(if $(filter 1,$(TRAP)),$(KIT)/kconfig/trap.config) \
-	$(if $(UNSIGNED_WRAP),$(BB)/unsigned-wrap.config)
+	$(if $(UNSIGNED_WRAP),$(BB)/unsigned-wrap.config) \
+	$(if $(filter 1,$(SYZ)),$(KIT)/kconfig/syzkaller.config)
 
 $(PRISTINE)/Makefile: | $(B)/.deps-stamp
 	@echo "  UNPACK  $(TARBALL)"
@@ -640,7 +646,8 @@ noise: tools boot boot-variants $(RAW)/linux/vmlinux
 	@$(call TRIAGE_BOOT,raw,$(RAW)/linux)
 	@$(call TRIAGE_BOOT,fixed,$(TREE))
 	@$(foreach v,$(REGRESSIONS),$(call TRIAGE_BOOT,$(v),$(BB)/variants/$(v));)
-	@sh $(KIT)/annotations/noise.sh $(BASE_NAME) $(BB)/boots/raw \
+	@NOISE_FUZZ_TSV='$(wildcard $(B)/$(BASE_NAME)-syz/fuzz/triage.tsv)' \
+		sh $(KIT)/annotations/noise.sh $(BASE_NAME) $(BB)/boots/raw \
 		$(BB)/boots/fixed $(RAW)/linux/vmlinux $(TREE)/vmlinux \
 		$(addprefix $(BB)/boots/,$(REGRESSIONS)) | tee $(BB)/noise.txt
 
@@ -660,9 +667,12 @@ sparse: kernel
 test-patches: | $(PRISTINE)/Makefile
 	@$(KIT)/patches/test-apply-series.sh $(PRISTINE) $(SERIES)
 
-## test-tools      ubsan-triage unit and corpus tests, and the runner selftest
+## test-tools      ubsan-triage unit and corpus tests, syz-manager ignores, and the runner selftest
+PEER_LOGS ?= $(abspath $(KIT)/../shared/peer-logs)
 test-tools: tools
 	@$(MAKE) -s -C $(KIT)/tools O=$(B)/tools test
+	@sh $(KIT)/syzkaller/test-ignores.sh $(KIT) $(TRIAGE) $(KIT)/tools/testdata/*.log \
+		$$(find $(PEER_LOGS) -type f 2>/dev/null)
 	@KERNEL=$(TREE)/arch/x86/boot/bzImage sh $(KIT)/boot-tests/selftest.sh
 
 ## fuzz            ubsan-triage under libFuzzer with ASan+UBSan (FUZZ_SECONDS, default 60)
@@ -801,6 +811,37 @@ detect-modes:
 		$(MAKE) -s detect UNSIGNED_WRAP=$(call uw_setting,$(m)) || rc=1;) \
 	$(KIT)/boot-tests/detect-modes.sh $(KIT) $(B)/$(BASE_NAME)/detect-modes.tsv \
 		$(DETECT_MODE_DIRS) || rc=1; exit $$rc
+
+# ---------------------------------------------------------------------------
+# Fuzzing (not part of test): syzkaller drives QEMU VMs of the kit's kernel
+# with KCOV (SYZ=1: kconfig/syzkaller.config over FUZZ_BASE), then
+# ubsan-triage reads every crash directory that syz-manager saved
+# (syzkaller/fuzz.sh). The run's files: $(B)/<base>-syz/fuzz/.
+
+.PHONY: syzkaller fuzz-kernel fuzz-run
+# A tarball made by git archive --prefix=syzkaller/, or a checkout; the
+# commit must have a complete vendor/ (475a4c203 is the last one).
+SYZKALLER_SRC ?= $(abspath $(KIT)/../shared/syzkaller/syzkaller-475a4c203.tar.xz)
+SYZKALLER_REV ?= 475a4c203afb8b7d3af51c4fd32bb170ff32a45e
+SYZ_OUT := $(B)/syzkaller
+## syzkaller       Go 1.22 (bookworm-backports, unpacked here) and syzkaller (SYZKALLER_SRC), built once
+syzkaller: $(B)/.deps-stamp
+	@sh $(KIT)/syzkaller/build.sh $(SYZ_OUT) $(SYZKALLER_SRC) $(SYZKALLER_REV)
+
+# The base of the fuzzing kernel: BASE if given, else defconfig.
+FUZZ_BASE = $(if $(filter command line environment,$(origin BASE)),$(BASE),defconfig)
+FUZZ_MINUTES ?= 20
+FUZZ_VMS ?= $(JOBS)
+## fuzz-kernel     build the fuzzing kernel, run syz-manager FUZZ_MINUTES (20) on FUZZ_VMS VMs, triage its crashes
+fuzz-kernel: syzkaller tools
+	@$(MAKE) -s fuzz-run BASE=$(FUZZ_BASE) SYZ=1
+
+# (internal: fuzz-kernel with SYZ=1) the base's own boots, when there are
+# any, add the sites they explained to the ignores.
+fuzz-run: kernel
+	@sh $(KIT)/syzkaller/fuzz.sh $(KIT) $(SYZ_OUT)/src/syzkaller $(TREE) $(BB)/fuzz \
+		$(FUZZ_MINUTES) $(FUZZ_VMS) $(TRIAGE) \
+		$(wildcard $(B)/$(BASE_NAME)/boots/*/triage.tsv)
 
 ## clean           remove the build directory's kernels and logs (keeps the unpacked tarball)
 clean:

@@ -27,6 +27,8 @@
 #   (v)   the integer-check handler calls in each vmlinux, and the fraction
 #         kept (the kit must keep at least 95%);
 #   (vi)  whether each re-introduced perf bug is still caught.
+# NOISE_FUZZ_TSV=FILE: ubsan-triage --tsv of a fuzzing run (make fuzz-kernel)
+# of the same base; its sites count for the kit, in group fuzzing.
 # Exit status 1 if the kit's boot has a new site, fewer than 95% of the
 # checks are kept, or a bug is missed.
 set -eu
@@ -45,9 +47,12 @@ ints='implicit-conversion|signed-integer-overflow|unsigned-integer-overflow|nega
 # idiom", from ubsan-triage's TSV: its idiom column (the annotation row or
 # idiom rule that explained the site) and its workload column (the kit's
 # workload running when the site was first reported), mapped to a group.
+# A second TSV adds the sites the first has not seen: the fuzzing run's
+# triage (NOISE_FUZZ_TSV), whose kernel is the kit's plus KCOV and
+# kconfig/syzkaller.config.
 sites_of() {
 	awk -F'\t' -v ints="^($ints)\$" '
-		$2 ~ ints && $1 != "deliberate" {
+		$2 ~ ints && $1 != "deliberate" && !seen[$2 FS $3]++ {
 			w = $9
 			g = w == "-" || w == "" ? "boot" : w ~ /^user-/ ? "user" : \
 			    w ~ /^kselftest-perf_events/ ? "kit" : \
@@ -55,7 +60,7 @@ sites_of() {
 			    w == "stress-ng" ? "stress-ng" : \
 			    w == "fuzzing" ? "fuzzing" : "kit"
 			print $1 "\t" $3 "\t" $4 "\t" g "\t" ($8 == "" ? "-" : $8)
-		}' "$1/triage.tsv"
+		}' "$1/triage.tsv" ${2:+"$2"}
 }
 
 # "intentional bugs new" counts of a sites_of listing on stdin
@@ -89,7 +94,7 @@ for b in "$raw" "$mine"; do
 		{ echo "noise: no triage.tsv in $b" >&2; exit 2; }
 done
 sites_of "$raw" >"$raw/sites.tsv"
-sites_of "$mine" >"$mine/sites.tsv"
+sites_of "$mine" ${NOISE_FUZZ_TSV:-} >"$mine/sites.tsv"
 
 echo "noise on $base: the same workloads, without and with the kit"
 echo "(sites: distinct integer-check sites; fp rate: intentional / (intentional + bugs),"

@@ -1,0 +1,178 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Fuzz the kit's kernel with syzkaller for a while, stop, and triage every
+# crash that syz-manager saved.
+#
+# usage: fuzz.sh KIT SYZ TREE OUT MINUTES VMS TRIAGE [EXPLAINED-TSV...]
+#   KIT      the kit's checkout (annotations/, syzkaller/vm-init.sh)
+#   SYZ      syzkaller's tree, built (syzkaller/build.sh)
+#   TREE     the kernel tree: arch/x86/boot/bzImage and vmlinux
+#   OUT      this run's directory: manager.cfg, manager.log, ignores.json,
+#            triage.{txt,tsv,json}, stats.tsv, and workdir/ (syzkaller's:
+#            corpus.db and crashes/ stay from one run to the next, so a
+#            second run goes on from the first one's corpus)
+#   MINUTES  how long syz-manager runs
+#   VMS      how many QEMU VMs (TCG, 1 CPU and 2 GiB each)
+#   TRIAGE   ubsan-triage
+#   EXPLAINED-TSV  ubsan-triage --tsv of other boots of the same base: the
+#            sites they explained join the ignores (syzkaller/ignores.sh)
+# Environment: FUZZ_PROCS (executor processes per VM, 2), FUZZ_HTTP
+# (syz-manager's web UI, for example 127.0.0.1:56741; none by default),
+# QEMU_EXTRA (more QEMU arguments).
+#
+# The VMs boot the host's root file system read-only over virtio-9p
+# (syzkaller's "image": "9p") with syzkaller/vm-init.sh as init, and are
+# reached over ssh through QEMU's user-mode network with restrict=on (set
+# by syzkaller): nothing the guest sends leaves QEMU.
+#
+# Stopping: at the end of MINUTES, or on SIGINT/SIGTERM (Ctrl-C), the
+# manager gets SIGINT and 60 s to stop its VMs; then its whole process
+# group gets SIGKILL. A crash directory is complete once syz-manager has
+# written it, so stopping loses none. The run fails if a QEMU of this
+# workdir is left.
+#
+# Exit status: 0 when the run executed programs and raised no site that
+# the kit cannot explain; 1 otherwise.
+set -eu
+
+[ $# -ge 7 ] || {
+	echo "usage: $0 KIT SYZ TREE OUT MINUTES VMS TRIAGE [EXPLAINED-TSV...]" >&2
+	exit 2
+}
+kit=$1 syz=$2 tree=$3 out=$4 minutes=$5 vms=$6 triage=$7
+shift 7
+procs=${FUZZ_PROCS:-2}
+for f in "$syz/bin/syz-manager" "$syz/bin/linux_amd64/syz-executor" \
+	"$tree/arch/x86/boot/bzImage" "$tree/vmlinux"; do
+	[ -e "$f" ] || {
+		echo "fuzz: $f is missing (make syzkaller, make fuzz-kernel build it)" >&2
+		exit 1
+	}
+done
+mkdir -p "$out/workdir"
+out=$(cd "$out" && pwd)
+workdir=$out/workdir
+
+# The ignores: the kit's explained sites, and what the last run's triage
+# and the other boots explained.
+sh "$kit/syzkaller/ignores.sh" "$kit/annotations/sites.tsv" "$out/triage.tsv" "$@" \
+	>"$out/ignores.json"
+
+cmdline="no_timer_check net.ifnames=0 ip=10.0.2.15::10.0.2.2:255.255.255.0::eth0:off"
+cmdline="$cmdline init=$kit/syzkaller/vm-init.sh"
+cat >"$out/manager.cfg" <<EOF
+{
+	"name": "kit-$(basename "$(dirname "$out")")",
+	"target": "linux/amd64",
+	"http": "${FUZZ_HTTP:-}",
+	"rpc": "127.0.0.1:0",
+	"workdir": "$workdir",
+	"kernel_obj": "$tree",
+	"image": "9p",
+	"syzkaller": "$syz",
+	"procs": $procs,
+	"sandbox": "none",
+	"reproduce": false,
+	"type": "qemu",
+	"ignores": $(cat "$out/ignores.json"),
+	"vm": {
+		"count": $vms,
+		"cpu": 1,
+		"mem": 2048,
+		"kernel": "$tree/arch/x86/boot/bzImage",
+		"cmdline": "$cmdline",
+		"qemu_args": "-accel tcg ${QEMU_EXTRA:-}"
+	}
+}
+EOF
+
+# Our QEMUs: their command line names the workdir (init= of each VM).
+left() { pgrep -f "qemu-system.*$workdir" || true; }
+[ -z "$(left)" ] || {
+	echo "fuzz: QEMU of $workdir already running: $(left | tr '\n' ' ')" >&2
+	exit 1
+}
+
+echo "fuzz: syz-manager, $vms VMs x $procs procs, $minutes min (log: $out/manager.log)"
+start=$(date +%s)
+setsid "$syz/bin/syz-manager" -config "$out/manager.cfg" -bench "$out/bench.json" \
+	>"$out/manager.log" 2>&1 &
+mgr=$!
+
+stopped=0
+stop() {
+	[ $stopped = 0 ] || return 0
+	stopped=1
+	echo "fuzz: stopping syz-manager ($1)"
+	kill -INT "$mgr" 2>/dev/null || true
+	i=0
+	while kill -0 "$mgr" 2>/dev/null && [ $i -lt 60 ]; do
+		sleep 1
+		i=$((i + 1))
+	done
+	kill -KILL -- "-$mgr" 2>/dev/null || true
+	wait "$mgr" 2>/dev/null || true
+	i=0
+	while [ -n "$(left)" ] && [ $i -lt 10 ]; do
+		sleep 1
+		i=$((i + 1))
+	done
+}
+trap 'stop signal; trap - INT TERM' INT TERM
+
+end=$((start + minutes * 60))
+while [ "$(date +%s)" -lt $end ] && kill -0 "$mgr" 2>/dev/null && [ $stopped = 0 ]; do
+	sleep 5
+done
+if [ $stopped = 0 ]; then
+	kill -0 "$mgr" 2>/dev/null && stop timeout ||
+		echo "fuzz: syz-manager exited by itself (see $out/manager.log)" >&2
+fi
+ran=$(($(date +%s) - start))
+rc=0
+if [ -n "$(left)" ]; then
+	echo "fuzz: QEMU left behind: $(left | tr '\n' ' ')" >&2
+	rc=1
+fi
+
+# syz-manager's last heartbeat: "name=value " pairs every 10 s.
+stat() {
+	grep -o "$1=[0-9]*" "$out/manager.log" | tail -1 | cut -d= -f2
+}
+execs=$(stat 'exec total')
+{
+	printf 'seconds\t%s\n' "$ran"
+	printf 'vms\t%s\n' "$vms"
+	printf 'executions\t%s\n' "${execs:-0}"
+	printf 'coverage\t%s\n' "$(stat coverage)"
+	printf 'corpus\t%s\n' "$(stat corpus)"
+	printf 'crashes\t%s\n' "$(stat crashes)"
+	printf 'crash_dirs\t%s\n' "$(find "$workdir/crashes" -mindepth 1 -maxdepth 1 -type d 2>/dev/null | wc -l)"
+} >"$out/stats.tsv"
+awk -F'\t' '{ printf "fuzz: %-11s %s\n", $1, $2 }' "$out/stats.tsv"
+if [ "${execs:-0}" -eq 0 ]; then
+	echo "fuzz: no program was executed; the last lines of $out/manager.log:" >&2
+	tail -20 "$out/manager.log" >&2
+	rc=1
+fi
+
+# The crash directories, as every other workload: sites per class, new
+# sites with their suggestion.
+args="--kit $kit --vmlinux $tree/vmlinux --syz $workdir"
+# shellcheck disable=SC2086
+"$triage" $args --tsv >"$out/triage.tsv" || true
+# shellcheck disable=SC2086
+"$triage" $args --json >"$out/triage.json" || true
+# shellcheck disable=SC2086
+"$triage" $args --fp-rate >"$out/fp-rate.txt" || true
+# shellcheck disable=SC2086
+if "$triage" $args >"$out/triage.txt"; then
+	cat "$out/triage.txt" "$out/fp-rate.txt"
+else
+	t=$?
+	cat "$out/triage.txt" "$out/fp-rate.txt"
+	[ $t = 1 ] && echo "fuzz: new sites: explain each (annotations/sites.tsv, the ignorelist, or a fix patch)" >&2
+	rc=1
+fi
+exit $rc
