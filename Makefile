@@ -832,6 +832,8 @@ syzkaller: $(B)/.deps-stamp
 FUZZ_BASE = $(if $(filter command line environment,$(origin BASE)),$(BASE),defconfig)
 FUZZ_MINUTES ?= 20
 FUZZ_VMS ?= $(JOBS)
+FUZZ_PROCS ?= 2
+FUZZ_HTTP ?=
 ## fuzz-kernel     build the fuzzing kernel, run syz-manager FUZZ_MINUTES (20) on FUZZ_VMS VMs, triage its crashes
 fuzz-kernel: syzkaller tools
 	@$(MAKE) -s fuzz-run BASE=$(FUZZ_BASE) SYZ=1
@@ -839,7 +841,8 @@ fuzz-kernel: syzkaller tools
 # (internal: fuzz-kernel with SYZ=1) the base's own boots, when there are
 # any, add the sites they explained to the ignores.
 fuzz-run: kernel
-	@sh $(KIT)/syzkaller/fuzz.sh $(KIT) $(SYZ_OUT)/src/syzkaller $(TREE) $(BB)/fuzz \
+	@FUZZ_PROCS=$(FUZZ_PROCS) FUZZ_HTTP='$(FUZZ_HTTP)' \
+		sh $(KIT)/syzkaller/fuzz.sh $(KIT) $(SYZ_OUT)/src/syzkaller $(TREE) $(BB)/fuzz \
 		$(FUZZ_MINUTES) $(FUZZ_VMS) $(TRIAGE) \
 		$(wildcard $(B)/$(BASE_NAME)/boots/*/triage.tsv)
 

@@ -8,8 +8,8 @@
 #      are, and nothing is installed;
 #   2. syzkaller from SRC, a tarball (git archive, one top directory) or a
 #      checkout, built with its vendored modules only (GOFLAGS=-mod=vendor,
-#      GOPROXY=off, GOTOOLCHAIN=local): syz-manager, syz-executor and
-#      syz-execprog.
+#      GOPROXY=off, GOTOOLCHAIN=local): syz-manager, syz-executor,
+#      syz-execprog and syz-hub.
 # A second run with the same SRC does nothing.
 #
 # usage: build.sh OUT SRC [REV]
@@ -43,7 +43,7 @@ else
 fi
 tree=$out/src/syzkaller
 bins="$tree/bin/syz-manager $tree/bin/linux_amd64/syz-executor
-	$tree/bin/linux_amd64/syz-execprog"
+	$tree/bin/linux_amd64/syz-execprog $tree/bin/syz-hub"
 if [ "$(cat "$out/.built" 2>/dev/null)" = "$key" ]; then
 	ok=1
 	for f in $bins; do [ -x "$f" ] || ok=0; done
@@ -100,9 +100,9 @@ fi
 # git archive stamps every file with the commit's time: the revision date
 # that syzkaller builds into its binaries.
 revdate=$(date -u -d "@$(stat -c %Y "$tree/Makefile")" +%Y%m%d-%H%M%S)
-echo "  MAKE    syz-manager syz-executor syz-execprog (log: $out/build.log)"
+echo "  MAKE    syz-manager syz-executor syz-execprog syz-hub (log: $out/build.log)"
 if ! make -C "$tree" REV="$rev" GITREVDATE="$revdate" TARGETOS=linux \
-	TARGETARCH=amd64 manager executor execprog >"$out/build.log" 2>&1; then
+	TARGETARCH=amd64 manager executor execprog hub >"$out/build.log" 2>&1; then
 	tail -30 "$out/build.log"
 	exit 1
 fi

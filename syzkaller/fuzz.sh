@@ -21,10 +21,12 @@
 # (syz-manager's web UI, for example 127.0.0.1:56741; none by default),
 # QEMU_EXTRA (more QEMU arguments).
 #
-# The VMs boot the host's root file system read-only over virtio-9p
-# (syzkaller's "image": "9p") with syzkaller/vm-init.sh as init, and are
-# reached over ssh through QEMU's user-mode network with restrict=on (set
-# by syzkaller): nothing the guest sends leaves QEMU.
+# The VMs boot an initramfs made for the run (OUT/vm/): busybox, the
+# host's sshd and sftp-server with their libraries, syzkaller/vm-init.sh as
+# /init, and ssh keys made for the run. syz-manager reaches them over ssh
+# through QEMU's user-mode network with restrict=on (set by syzkaller):
+# nothing the guest sends leaves QEMU. (syzkaller's "9p" image, the
+# host's root over virtio-9p, is refused by this commit's config check.)
 #
 # Stopping: at the end of MINUTES, or on SIGINT/SIGTERM (Ctrl-C), the
 # manager gets SIGINT and 60 s to stop its VMs; then its whole process
@@ -53,14 +55,54 @@ done
 mkdir -p "$out/workdir"
 out=$(cd "$out" && pwd)
 workdir=$out/workdir
+vm=$out/vm
+
+# Our QEMUs: their command line names this run's initramfs.
+left() { pgrep -f "qemu-system.*$vm/initramfs.cpio" || true; }
+[ -z "$(left)" ] || {
+	echo "fuzz: QEMU of $vm already running: $(left | tr '\n' ' ')" >&2
+	exit 1
+}
 
 # The ignores: the kit's explained sites, and what the last run's triage
 # and the other boots explained.
 sh "$kit/syzkaller/ignores.sh" "$kit/annotations/sites.tsv" "$out/triage.tsv" "$@" \
 	>"$out/ignores.json"
 
+# The VM: its initramfs, and the blank disk that syzkaller's qemu type
+# wants as "image" (attached with -snapshot, never written).
+rm -rf "$vm"
+mkdir -p "$vm/etc/ssh"
+ssh-keygen -q -t ed25519 -N '' -C kit-fuzz -f "$vm/key"
+ssh-keygen -q -t ed25519 -N '' -C kit-fuzz-vm -f "$vm/host_key"
+printf '%s\n' 'root:x:0:0:root:/root:/bin/sh' 'sshd:x:74:74:sshd:/run/sshd:/bin/false' \
+	>"$vm/etc/passwd"
+printf '%s\n' 'root:x:0:' 'sshd:x:74:' >"$vm/etc/group"
+printf '%s\n' 'root:*:20000:0:99999:7:::' 'sshd:*:20000:0:99999:7:::' >"$vm/etc/shadow"
+cat >"$vm/etc/ssh/sshd_config" <<EOF
+Port 22
+HostKey /etc/ssh/host_key
+PidFile /run/sshd.pid
+PermitRootLogin prohibit-password
+PubkeyAuthentication yes
+AuthorizedKeysFile /root/.ssh/authorized_keys
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+UsePAM no
+UseDNS no
+AllowTcpForwarding yes
+Subsystem sftp /usr/lib/openssh/sftp-server
+EOF
+truncate -s 1M "$vm/disk.img"
+sh "$kit/boot-tests/mkinitramfs.sh" -o "$vm/initramfs.cpio" -s "$vm/stage" \
+	-i "$kit/syzkaller/vm-init.sh" -B /bin/busybox \
+	-d /usr/sbin/sshd:/usr/sbin/sshd \
+	-d /usr/lib/openssh/sftp-server:/usr/lib/openssh/sftp-server \
+	-f "$vm/host_key:/etc/ssh/host_key" -f "$vm/key.pub:/root/.ssh/authorized_keys" \
+	-f "$vm/etc/ssh/sshd_config:/etc/ssh/sshd_config" \
+	-f "$vm/etc/passwd:/etc/passwd" -f "$vm/etc/group:/etc/group" \
+	-f "$vm/etc/shadow:/etc/shadow" >"$vm/mkinitramfs.log"
 cmdline="no_timer_check net.ifnames=0 ip=10.0.2.15::10.0.2.2:255.255.255.0::eth0:off"
-cmdline="$cmdline init=$kit/syzkaller/vm-init.sh"
 cat >"$out/manager.cfg" <<EOF
 {
 	"name": "kit-$(basename "$(dirname "$out")")",
@@ -69,7 +111,9 @@ cat >"$out/manager.cfg" <<EOF
 	"rpc": "127.0.0.1:0",
 	"workdir": "$workdir",
 	"kernel_obj": "$tree",
-	"image": "9p",
+	"image": "$vm/disk.img",
+	"sshkey": "$vm/key",
+	"ssh_user": "root",
 	"syzkaller": "$syz",
 	"procs": $procs,
 	"sandbox": "none",
@@ -81,20 +125,15 @@ cat >"$out/manager.cfg" <<EOF
 		"cpu": 1,
 		"mem": 2048,
 		"kernel": "$tree/arch/x86/boot/bzImage",
+		"initrd": "$vm/initramfs.cpio",
 		"cmdline": "$cmdline",
 		"qemu_args": "-accel tcg ${QEMU_EXTRA:-}"
 	}
 }
 EOF
 
-# Our QEMUs: their command line names the workdir (init= of each VM).
-left() { pgrep -f "qemu-system.*$workdir" || true; }
-[ -z "$(left)" ] || {
-	echo "fuzz: QEMU of $workdir already running: $(left | tr '\n' ' ')" >&2
-	exit 1
-}
-
 echo "fuzz: syz-manager, $vms VMs x $procs procs, $minutes min (log: $out/manager.log)"
+rm -f "$out/bench.json" # syz-manager creates it, and refuses an old one
 start=$(date +%s)
 setsid "$syz/bin/syz-manager" -config "$out/manager.cfg" -bench "$out/bench.json" \
 	>"$out/manager.log" 2>&1 &
