@@ -186,7 +186,7 @@ execs=$(stat 'exec total')
 	printf 'executions\t%s\n' "${execs:-0}"
 	printf 'coverage\t%s\n' "$(stat coverage)"
 	printf 'corpus\t%s\n' "$(stat corpus)"
-	printf 'crashes\t%s\n' "$(stat crashes)"
+	printf 'crashes\t%s\n' "$(grep -c 'VM [0-9]*: crash: ' "$out/manager.log")"
 	printf 'crash_dirs\t%s\n' "$(find "$workdir/crashes" -mindepth 1 -maxdepth 1 -type d 2>/dev/null | wc -l)"
 } >"$out/stats.tsv"
 awk -F'\t' '{ printf "fuzz: %-11s %s\n", $1, $2 }' "$out/stats.tsv"
