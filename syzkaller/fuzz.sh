@@ -102,7 +102,16 @@ sh "$kit/boot-tests/mkinitramfs.sh" -o "$vm/initramfs.cpio" -s "$vm/stage" \
 	-f "$vm/etc/ssh/sshd_config:/etc/ssh/sshd_config" \
 	-f "$vm/etc/passwd:/etc/passwd" -f "$vm/etc/group:/etc/group" \
 	-f "$vm/etc/shadow:/etc/shadow" >"$vm/mkinitramfs.log"
+# syz-manager reads ttyS0 and keeps the console only of a VM that crashed.
+# A second serial port, ttyS1, logged to OUT/consoles/vmN.log (appended
+# across the VM's restarts), keeps all of it: the reports the ignores
+# hid are in the triage too, and the noise figures count them.
+rm -rf "$out/consoles"
+mkdir -p "$out/consoles"
 cmdline="no_timer_check net.ifnames=0 ip=10.0.2.15::10.0.2.2:255.255.255.0::eth0:off"
+cmdline="$cmdline console=ttyS1"
+side="-chardev null,id=kitcon,logfile=$out/consoles/vm{{INDEX}}.log,logappend=on"
+side="$side -serial chardev:kitcon"
 cat >"$out/manager.cfg" <<EOF
 {
 	"name": "kit-$(basename "$(dirname "$out")")",
@@ -127,7 +136,7 @@ cat >"$out/manager.cfg" <<EOF
 		"kernel": "$tree/arch/x86/boot/bzImage",
 		"initrd": "$vm/initramfs.cpio",
 		"cmdline": "$cmdline",
-		"qemu_args": "-accel tcg ${QEMU_EXTRA:-}"
+		"qemu_args": "-accel tcg $side ${QEMU_EXTRA:-}"
 	}
 }
 EOF
@@ -196,9 +205,9 @@ if [ "${execs:-0}" -eq 0 ]; then
 	rc=1
 fi
 
-# The crash directories, as every other workload: sites per class, new
-# sites with their suggestion.
-args="--kit $kit --vmlinux $tree/vmlinux --syz $workdir"
+# The crash directories and the VMs' whole consoles, as every other
+# workload: sites per class, new sites with their suggestion.
+args="--kit $kit --vmlinux $tree/vmlinux --syz $workdir $(ls "$out"/consoles/*.log 2>/dev/null)"
 # shellcheck disable=SC2086
 "$triage" $args --tsv >"$out/triage.tsv" || true
 # shellcheck disable=SC2086

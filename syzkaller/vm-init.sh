@@ -20,6 +20,10 @@ mount -t devpts devpts /dev/pts
 mount -t tmpfs tmpfs /dev/shm
 ip link set lo up
 
+# Every report from here on belongs to the fuzzing (ubsan-triage reads the
+# marker from the console log that fuzz.sh keeps of each VM).
+echo "kit: workload begin fuzzing" >/dev/kmsg
+
 # cpio gives every file 644; sshd wants its keys private.
 chmod 0600 /etc/ssh/host_key /etc/shadow
 chmod 0700 /root /root/.ssh /run/sshd
