@@ -9,7 +9,9 @@
 #   SYZ      syzkaller's tree, built (syzkaller/build.sh)
 #   TREE     the kernel tree: arch/x86/boot/bzImage and vmlinux
 #   OUT      this run's directory: manager.cfg, manager.log, ignores.json,
-#            triage.{txt,tsv,json}, stats.tsv, and workdir/ (syzkaller's:
+#            vm/ (initramfs, keys), consoles/vmN.log (each VM's whole
+#            console), triage.{txt,tsv,json}, fp-rate.txt, stats.tsv, and
+#            workdir/ (syzkaller's:
 #            corpus.db and crashes/ stay from one run to the next, so a
 #            second run goes on from the first one's corpus)
 #   MINUTES  how long syz-manager runs
@@ -31,8 +33,8 @@
 # Stopping: at the end of MINUTES, or on SIGINT/SIGTERM (Ctrl-C), the
 # manager gets SIGINT and 60 s to stop its VMs; then its whole process
 # group gets SIGKILL. A crash directory is complete once syz-manager has
-# written it, so stopping loses none. The run fails if a QEMU of this
-# workdir is left.
+# written it, so stopping loses none. The run fails if a QEMU of this run
+# is left.
 #
 # Exit status: 0 when the run executed programs and raised no site that
 # the kit cannot explain; 1 otherwise.
