@@ -51,8 +51,8 @@ comma := ,
 # the suffix of a setting's folder: net/packet,fs -> -uw-net_packet+fs
 uw_suffix = $(if $(1),-uw-$(subst /,_,$(subst $(comma),+,$(1))))
 UW_NAME := $(call uw_suffix,$(UNSIGNED_WRAP))
-# SYZ=1: the fuzzing kernel, with kconfig/syzkaller.config (KCOV, 9P, the
-# VM's network) on top of the kit's fragments; its own trees: $(B)/<base>-syz.
+# SYZ=1: the fuzzing kernel, with kconfig/syzkaller.config (KCOV, the VM's
+# network and consoles) on top of the kit's fragments; its own trees: $(B)/<base>-syz.
 # make fuzz-kernel sets it.
 SYZ ?= 0
 SYZ_NAME := $(if $(filter 1,$(SYZ)),-syz)
@@ -670,7 +670,7 @@ test-patches: | $(PRISTINE)/Makefile
 ## test-tools      ubsan-triage unit and corpus tests, syz-manager ignores, and the runner selftest
 PEER_LOGS ?= $(abspath $(KIT)/../shared/peer-logs)
 test-tools: tools
-	@$(MAKE) -s -C $(KIT)/tools O=$(B)/tools test
+	@$(MAKE) -s -C $(KIT)/tools O=$(B)/tools PEER_LOGS=$(PEER_LOGS) test
 	@sh $(KIT)/syzkaller/test-ignores.sh $(KIT) $(TRIAGE) $(KIT)/tools/testdata/*.log \
 		$$(find $(PEER_LOGS) -type f 2>/dev/null)
 	@KERNEL=$(TREE)/arch/x86/boot/bzImage sh $(KIT)/boot-tests/selftest.sh

@@ -189,16 +189,16 @@ if [ -n "$(left)" ]; then
 fi
 
 # syz-manager's last heartbeat: "name=value " pairs every 10 s.
-stat() {
+heartbeat() {
 	grep -o "$1=[0-9]*" "$out/manager.log" | tail -1 | cut -d= -f2
 }
-execs=$(stat 'exec total')
+execs=$(heartbeat 'exec total')
 {
 	printf 'seconds\t%s\n' "$ran"
 	printf 'vms\t%s\n' "$vms"
 	printf 'executions\t%s\n' "${execs:-0}"
-	printf 'coverage\t%s\n' "$(stat coverage)"
-	printf 'corpus\t%s\n' "$(stat corpus)"
+	printf 'coverage\t%s\n' "$(heartbeat coverage)"
+	printf 'corpus\t%s\n' "$(heartbeat corpus)"
 	printf 'crashes\t%s\n' "$(grep -c 'VM [0-9]*: crash: ' "$out/manager.log")"
 	printf 'crash_dirs\t%s\n' "$(find "$workdir/crashes" -mindepth 1 -maxdepth 1 -type d 2>/dev/null | wc -l)"
 } >"$out/stats.tsv"
@@ -218,12 +218,11 @@ args="--kit $kit --vmlinux $tree/vmlinux --syz $workdir $(ls "$out"/consoles/*.l
 "$triage" $args --json >"$out/triage.json" || true
 # shellcheck disable=SC2086
 "$triage" $args --fp-rate >"$out/fp-rate.txt" || true
+t=0
 # shellcheck disable=SC2086
-if "$triage" $args >"$out/triage.txt"; then
-	cat "$out/triage.txt" "$out/fp-rate.txt"
-else
-	t=$?
-	cat "$out/triage.txt" "$out/fp-rate.txt"
+"$triage" $args >"$out/triage.txt" || t=$?
+cat "$out/triage.txt" "$out/fp-rate.txt"
+if [ $t != 0 ]; then
 	[ $t = 1 ] && echo "fuzz: new sites: explain each (annotations/sites.tsv, the ignorelist, or a fix patch)" >&2
 	rc=1
 fi
