@@ -14,8 +14,26 @@
 BUILD ?= build
 B := $(abspath $(BUILD))
 KIT := $(abspath .)
-TARBALL ?= /usr/src/linux-source-6.1.tar.xz
-PRISTINE := $(B)/src/linux-source-6.1
+# KERNEL: which Debian linux-source the kit builds: 6.1 (6.1.192, Debian
+# bookworm's own, the default) or 6.12 (6.12.118, the LTS of Debian 13,
+# in bookworm-security). One pipeline: KERNEL picks the tarball, the series
+# (patches/series, patches/6.12/series) with its regressions/, a fragment
+# kconfig/kernel-<version>.config, and the folders: 6.1's outputs stay in
+# $(B)/<base>, another kernel's go to $(B)/<base>-<version>.
+KERNEL ?= 6.1
+KERNELS := 6.1 6.12
+ifeq ($(filter $(KERNEL),$(KERNELS)),)
+$(error KERNEL=$(KERNEL): the kit has a series for $(KERNELS))
+endif
+KERNEL_VERSION_6.1 := 6.1.192
+KERNEL_VERSION_6.12 := 6.12.118
+KV_NAME := $(if $(filter 6.1,$(KERNEL)),,-$(KERNEL))
+PATCHES := $(KIT)/patches$(if $(KV_NAME),/$(KERNEL))
+# the kernel's regressions (bugs put back): patch files, one per name of
+# patches/regressions/corpus.tsv and of REGRESSIONS
+REGRESSIONS_DIR := $(PATCHES)/regressions
+TARBALL ?= /usr/src/linux-source-$(KERNEL).tar.xz
+PRISTINE := $(B)/src/linux-source-$(KERNEL)
 JOBS ?= $(shell nproc)
 LLVM_BIN ?= /usr/lib/llvm-19/bin
 # TRAP=1 builds the main kernel with CONFIG_UBSAN_TRAP.
@@ -47,6 +65,11 @@ endif
 # commas (net/packet,kernel/bpf; their subdirectories too). Each setting
 # has its own trees and outputs: $(B)/<base>-uw-<setting>.
 UNSIGNED_WRAP ?=
+ifneq ($(UNSIGNED_WRAP),)
+ifneq ($(KERNEL),6.1)
+$(error UNSIGNED_WRAP: patch 0034 has no $(KERNEL) port yet; it is a 6.1 setting)
+endif
+endif
 comma := ,
 # the suffix of a setting's folder: net/packet,fs -> -uw-net_packet+fs
 uw_suffix = $(if $(1),-uw-$(subst /,_,$(subst $(comma),+,$(1))))
@@ -56,7 +79,7 @@ UW_NAME := $(call uw_suffix,$(UNSIGNED_WRAP))
 # make fuzz-kernel sets it.
 SYZ ?= 0
 SYZ_NAME := $(if $(filter 1,$(SYZ)),-syz)
-BB := $(B)/$(BASE_NAME)$(UW_NAME)$(SYZ_NAME)
+BB := $(B)/$(BASE_NAME)$(KV_NAME)$(UW_NAME)$(SYZ_NAME)
 TREE := $(BB)/linux
 
 # The guest and its workloads. tiny: one CPU, 512 MiB, no devices but the
@@ -93,7 +116,7 @@ KMAKE = mkdir -p $(B) && flock $(KBUILD_LOCK) $(MAKE) -C $(1) ARCH=x86_64 LLVM=1
 	clean distclean help initramfs boot boot-variants tools triage verdict \
 	report test-tools fuzz bench-triage bench bench-kernels \
 	check-ignorelist test-ignorelist fp-rate noise sparse kselftests kcidb \
-	test-kcidb test-fanout
+	test-kcidb test-fanout test-kernel
 ## all             (default) build, boot, triage and report
 all: kernel boot report
 
@@ -101,11 +124,12 @@ help:
 	@sed -n 's/^## //p' $(KIT)/Makefile
 
 ## deps            install every Debian package the kit needs (apt-get)
-DEB_PACKAGES := linux-source-6.1 clang-19 lld-19 llvm-19 libclang-rt-19-dev \
+DEB_PACKAGES := $(addprefix linux-source-,$(KERNELS)) clang-19 lld-19 llvm-19 libclang-rt-19-dev \
 	qemu-system-x86 sparse make gcc libc6-dev flex bison bc cpio kmod \
 	libelf-dev libssl-dev dwarves rsync xz-utils perl patch clang-format \
 	zlib1g-dev liblzma-dev stress-ng busybox-static libcap-dev \
-	parallel openssh-client openssh-server g++ binutils procps
+	parallel openssh-client openssh-server g++ binutils procps \
+	libtraceevent-dev
 # and ajv from npm, into the build directory
 NPM_DIR := $(B)/npm
 AJV := $(NPM_DIR)/node_modules/.bin/ajv
@@ -137,19 +161,23 @@ $(AJV): | $(B)/.deps-stamp
 # ---------------------------------------------------------------------------
 # Stage 1: the patched tree and its configuration.
 
-SERIES := $(KIT)/patches/series
-SERIES_PATCHES := $(addprefix $(KIT)/patches/,$(shell sed -e 's/\#.*//' $(SERIES)))
+SERIES := $(PATCHES)/series
+SERIES_PATCHES := $(addprefix $(PATCHES)/,$(shell sed -e 's/\#.*//' $(SERIES)))
 IGNORELISTS := $(sort $(wildcard $(KIT)/sanitizer-ignorelist/*.scl))
 # The patch that adds <linux/wrapping.h>: its wrap_ types become type:
 # entries of the list when the compiler takes them (Clang 20 and later).
-WRAPPING_PATCH := $(wildcard $(KIT)/patches/0008-include-linux-Add-wrapping-types-*.patch)
+WRAPPING_PATCH := $(wildcard $(PATCHES)/0008-include-linux-Add-wrapping-types-*.patch)
 # The lists are concatenated into one file, rewritten only when it changes.
 # Kbuild cannot track its content (fixdep takes Clang's first dependency,
 # the list, for the source file), so CONFIG_UBSAN_INTEGER_IGNORELIST names a
 # copy whose file name carries the content's hash: an edit changes the
 # config, hence every instrumented object's command line, and they rebuild.
 IGNORELIST := $(B)/integer-ignorelist.scl
-FRAGMENTS := $(KIT)/kconfig/guest.config $(KIT)/kconfig/ubsan.config \
+# The fragments every kernel of the kit starts from: the guest, UBSAN as a
+# distribution enables it, and what the kernel version needs of its own.
+GUEST_FRAGMENTS := $(KIT)/kconfig/guest.config $(KIT)/kconfig/ubsan.config \
+	$(KIT)/kconfig/kernel-$(KERNEL).config
+FRAGMENTS := $(GUEST_FRAGMENTS) \
 	$(if $(filter integer,$(SANITIZERS)),$(KIT)/kconfig/integer-sanitizers.config \
 		$(B)/ignorelist.config) \
 	$(if $(filter 1,$(TRAP)),$(KIT)/kconfig/trap.config) \
@@ -161,7 +189,8 @@ $(PRISTINE)/Makefile: | $(B)/.deps-stamp
 	@rm -rf $(PRISTINE) && mkdir -p $(PRISTINE)
 	@tar -C $(PRISTINE) --strip-components=1 -xf $(TARBALL)
 	@v=$$(make -s -C $(PRISTINE) kernelversion); echo "  VERSION $$v"; \
-	[ "$$v" = 6.1.192 ] || echo "warning: the series was made for 6.1.192, not $$v"
+	[ "$$v" = $(KERNEL_VERSION_$(KERNEL)) ] || \
+		echo "warning: the series was made for $(KERNEL_VERSION_$(KERNEL)), not $$v"
 
 $(TREE)/Makefile: | $(PRISTINE)/Makefile
 	@$(KIT)/kconfig/configure.sh --check $(BASE_ARG)
@@ -235,7 +264,7 @@ variants: $(VARIANT_IMAGES)
 # A variant is a copy of the main tree, objects included, with one more
 # patch: Kbuild then rebuilds only what that patch touches. The files that
 # the patch touches are kept out of the copy and managed by apply-series.sh.
-$(BB)/variants/%/arch/x86/boot/bzImage: $(KIT)/patches/regressions/%.patch \
+$(BB)/variants/%/arch/x86/boot/bzImage: $(REGRESSIONS_DIR)/%.patch \
 		$(TREE)/vmlinux
 	@echo "  VARIANT $*"
 	@mkdir -p $(BB)/variants/$*
@@ -284,9 +313,9 @@ initramfs: kernel perf-tool $(if $(filter kselftests,$(GUEST_GROUPS)),kselftests
 
 # The tree's kselftests (boot-tests/build-kselftests.sh, kselftests.conf),
 # static, for every base: userspace programs of the same kernel version.
-# In 6.1 the mm tests are still called vm.
-KSELFTEST_TARGETS ?= timers futex vm exec proc seccomp sigaltstack size net
-KSELFTESTS_OUT := $(B)/kselftests
+# In 6.1 the mm tests are still called vm; 6.12 calls them mm.
+KSELFTEST_TARGETS ?= timers futex $(if $(KV_NAME),mm,vm) exec proc seccomp sigaltstack size net
+KSELFTESTS_OUT := $(B)/kselftests$(KV_NAME)
 .PHONY: kselftests
 ## kselftests      build the tree's kselftests for the guest (static, gcc)
 kselftests: $(KSELFTESTS_OUT)/.built
@@ -308,7 +337,7 @@ $(KSELFTESTS_OUT)/.built: $(KSELFTESTS_OUT)/targets $(KIT)/boot-tests/build-ksel
 # (bindings, and the jevents tables: no PMU in the guest) and Perl are off.
 # perf is rebuilt only when these flags change (or build/perf/perf is
 # removed), so a second `make initramfs` does not touch it.
-PERF_OUT := $(B)/perf
+PERF_OUT := $(B)/perf$(KV_NAME)
 PERF_SELFTESTS := $(PERF_OUT)/selftests
 PERF_FLAGS := CC=gcc LDFLAGS=-static WERROR=0 NO_JEVENTS=1 NO_LIBPYTHON=1 \
 	NO_LIBPERL=1 NO_SLANG=1 NO_GTK2=1 NO_LIBUNWIND=1 NO_LIBDW_DWARF_UNWIND=1 \
@@ -397,23 +426,24 @@ boot-variants: initramfs variants tools
 # KCIDB's: sha256 of each patch's sha256, in series order.
 KCIDB_RUNS ?= boot boot-variants detect
 KCIDB_DOC := $(BB)/kcidb.json
-$(B)/kcidb-checkout.txt: $(SERIES) $(SERIES_PATCHES) FORCE | $(PRISTINE)/Makefile
-	@{ echo origin=intsan; echo tree_name=linux-source-6.1; \
-	echo version=$$(dpkg-query -W -f='$${Version}' linux-source-6.1); \
+KCIDB_CHECKOUT := $(B)/kcidb-checkout$(KV_NAME).txt
+$(KCIDB_CHECKOUT): $(SERIES) $(SERIES_PATCHES) FORCE | $(PRISTINE)/Makefile
+	@{ echo origin=intsan; echo tree_name=linux-source-$(KERNEL); \
+	echo version=$$(dpkg-query -W -f='$${Version}' linux-source-$(KERNEL)); \
 	echo kernelversion=$$(make -s -C $(PRISTINE) kernelversion); \
 	echo patchset_hash=$$(for p in $(SERIES_PATCHES); do sha256sum $$p | cut -c-64; done | \
 		sha256sum | cut -c-64); \
 	echo compiler=$$($(LLVM_BIN)/clang --version | head -1); \
-	echo "comment=Debian linux-source-6.1 $$(dpkg-query -W -f='$${Version}' linux-source-6.1) + patches/series ($(words $(SERIES_PATCHES)) patches)"; \
+	echo "comment=Debian linux-source-$(KERNEL) $$(dpkg-query -W -f='$${Version}' linux-source-$(KERNEL)) + $(patsubst $(KIT)/%,%,$(SERIES)) ($(words $(SERIES_PATCHES)) patches)"; \
 	} >$@.tmp
 	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
 
 ## kcidb           one KCIDB v5.3 document of the last boot runs: build/<base>/kcidb.json
-kcidb: tools $(B)/kcidb-checkout.txt
+kcidb: tools $(KCIDB_CHECKOUT)
 	@runs=$$(for r in $(KCIDB_RUNS); do \
 		f=$(JOBS_DIR)/$(HOSTS_WD)/runs/$$r/boots.tsv; [ -s $$f ] && echo $$f; done); \
 	[ -n "$$runs" ] || { echo "kcidb: no run of $(KCIDB_RUNS) yet"; exit 1; }; \
-	$(TRIAGE) --kit $(KIT) --kcidb $(B)/kcidb-checkout.txt $$runs >$(KCIDB_DOC).tmp && \
+	$(TRIAGE) --kit $(KIT) --kcidb $(KCIDB_CHECKOUT) $$runs >$(KCIDB_DOC).tmp && \
 		mv $(KCIDB_DOC).tmp $(KCIDB_DOC) && \
 	echo "kcidb: $(KCIDB_DOC) from $$(echo $$runs | wc -w) run(s):" \
 		"$$(grep -c '"path": ' $(KCIDB_DOC)) tests," \
@@ -424,7 +454,7 @@ kcidb: tools $(B)/kcidb-checkout.txt
 test-kcidb: kcidb $(AJV)
 	@sh $(KIT)/tools/kcidb/test-kcidb.sh $(AJV) $(NPM_DIR)/node_modules/ajv-formats \
 		$(KIT)/tools/kcidb/schema.json $(KCIDB_DOC) \
-		$(TRIAGE) $(KIT) $(B)/kcidb-checkout.txt $(abspath $(KIT)/../shared/peer-logs)
+		$(TRIAGE) $(KIT) $(KCIDB_CHECKOUT) $(abspath $(KIT)/../shared/peer-logs)
 
 # ---------------------------------------------------------------------------
 # Stage 5: triage, and the verdict on each boot.
@@ -477,7 +507,7 @@ check-vmlinux: kernel
 
 ## checkpatch      run the tree's scripts/checkpatch.pl over every patch
 checkpatch: | $(PRISTINE)/Makefile
-	@fail=0; for p in $(KIT)/patches/*.patch $(KIT)/patches/regressions/*.patch; do \
+	@fail=0; for p in $(SERIES_PATCHES) $(wildcard $(REGRESSIONS_DIR)/*.patch); do \
 		out=$$(cd $(PRISTINE) && perl scripts/checkpatch.pl -q --no-tree $$p); \
 		printf '%s: %s\n' "$$(basename $$p)" \
 			"$$(echo "$$out" | grep -E '^total:' || echo clean)"; \
@@ -500,7 +530,7 @@ BENCH_ROUNDS ?= 5
 # booting: the bench's list adds those sites to the kit's, for report and
 # trap alike, so that every bench kernel boots and runs the same workloads.
 BENCH_IGNORELISTS := $(IGNORELISTS) $(KIT)/bench/boot-sites.scl
-BENCH_FRAGMENTS = $(KIT)/kconfig/guest.config $(KIT)/kconfig/ubsan.config \
+BENCH_FRAGMENTS = $(GUEST_FRAGMENTS) \
 	$(if $(filter none%,$(1)),,$(KIT)/kconfig/integer-sanitizers.config \
 		$(BENCH)/ignorelist.config) \
 	$(if $(filter %trap,$(1)),$(KIT)/kconfig/trap.config)
@@ -533,7 +563,7 @@ $(BENCH)/%/.kit-patches/stamp: $(SERIES) $(SERIES_PATCHES) \
 	@cmp -s $(BENCH)/$*/.kit-patches/manifest $@ || \
 		cp $(BENCH)/$*/.kit-patches/manifest $@
 
-$(BENCH)/%/.kit-config-stamp: $(KIT)/kconfig/guest.config $(KIT)/kconfig/ubsan.config \
+$(BENCH)/%/.kit-config-stamp: $(GUEST_FRAGMENTS) \
 		$(KIT)/kconfig/integer-sanitizers.config $(KIT)/kconfig/trap.config \
 		$(KIT)/kconfig/configure.sh $(BENCH)/%/.kit-patches/stamp \
 		$(BENCH)/ignorelist.config
@@ -646,7 +676,7 @@ noise: tools boot boot-variants $(RAW)/linux/vmlinux
 	@$(call TRIAGE_BOOT,raw,$(RAW)/linux)
 	@$(call TRIAGE_BOOT,fixed,$(TREE))
 	@$(foreach v,$(REGRESSIONS),$(call TRIAGE_BOOT,$(v),$(BB)/variants/$(v));)
-	@NOISE_FUZZ_TSV='$(wildcard $(B)/$(BASE_NAME)-syz/fuzz/triage.tsv)' \
+	@NOISE_FUZZ_TSV='$(wildcard $(B)/$(BASE_NAME)$(KV_NAME)-syz/fuzz/triage.tsv)' \
 		sh $(KIT)/annotations/noise.sh $(BASE_NAME) $(BB)/boots/raw \
 		$(BB)/boots/fixed $(RAW)/linux/vmlinux $(TREE)/vmlinux \
 		$(addprefix $(BB)/boots/,$(REGRESSIONS)) | tee $(BB)/noise.txt
@@ -689,9 +719,19 @@ test-fanout: boot boot-variants
 	@sh $(KIT)/jobs/test-fanout.sh $(KIT) $(TRIAGE) $(B)/fanout-test \
 		$(JOBS_DIR)/boot.jobs $(JOBS_DIR)/boot-variants.jobs
 
-## test            what CI runs: patches, kernel, handler calls, ignorelist, tools, boots, verdicts
+## test            what CI runs: patches, kernel, handler calls, ignorelist, tools, boots, verdicts;
+##                 then test-kernel for every other kernel (TEST_KERNELS: 6.12)
+TEST_KERNELS ?= $(filter-out $(KERNEL),$(KERNELS))
 test: deps test-patches checkpatch kernel check-vmlinux check-ignorelist \
 		test-ignorelist test-configure test-tools fuzz boot boot-variants test-fanout test-kcidb
+	@$(MAKE) -s verdict
+	@for k in $(TEST_KERNELS); do echo "test: KERNEL=$$k"; \
+		$(MAKE) -s test-kernel KERNEL=$$k || exit 1; done
+
+# The ignorelist, the tools, the runner, fan-out and KCIDB are the same for
+# every kernel: test checks them once, on KERNEL (6.1).
+## test-kernel     one kernel's part of test (KERNEL=): patches, checkpatch, build, handler calls, boots, verdicts
+test-kernel: deps test-patches checkpatch kernel check-vmlinux boot boot-variants
 	@$(MAKE) -s verdict
 
 # ---------------------------------------------------------------------------
@@ -719,7 +759,7 @@ DETECT_IMAGES := $(DETECT)/images
 DETECT_CORPUS := $(KIT)/patches/regressions/corpus.tsv
 DETECT_BUGS := $(shell awk -F'\t' 'NR > 1 && $$1 !~ /^\#/ { print $$1 }' $(DETECT_CORPUS))
 DETECT_WORKLOADS := $(shell awk -F'\t' 'NR > 1 && $$1 !~ /^\#/ && !seen[$$2]++ { print $$2 }' $(DETECT_CORPUS))
-DETECT_FRAGMENTS := $(KIT)/kconfig/guest.config $(KIT)/kconfig/ubsan.config \
+DETECT_FRAGMENTS := $(GUEST_FRAGMENTS) \
 	$(KIT)/kconfig/integer-sanitizers.config $(B)/ignorelist.config \
 	$(KIT)/kconfig/detect.config $(if $(UNSIGNED_WRAP),$(BB)/unsigned-wrap.config)
 DETECT_TIMEOUT ?= 240
@@ -753,7 +793,7 @@ detect: $(B)/.deps-stamp tools $(IGNORELIST) $(B)/ignorelist.config \
 		>$(DETECT)/series.log || { cat $(DETECT)/series.log; exit 1; }; \
 	$(KIT)/kconfig/configure.sh $(DETECT_TREE) $(BASE_ARG) $(DETECT_FRAGMENTS) || exit 1; \
 	base=$$( (echo $(BASE_ARG); cat $(SERIES) $(SERIES_PATCHES) $(DETECT_FRAGMENTS) $(BASE_FILE)) | sha256sum | cut -c1-16); \
-	patch_of() { [ $$1 = control ] || echo $(KIT)/patches/regressions/$$1.patch; }; \
+	patch_of() { [ $$1 = control ] || echo $(REGRESSIONS_DIR)/$$1.patch; }; \
 	key_of() { echo $$base-$$(cat /dev/null $$(patch_of $$1) | sha256sum | cut -c1-16); }; \
 	todo=; for bug in control $(DETECT_BUGS); do \
 		if [ "$$(cat $(DETECT_IMAGES)/$$bug/key 2>/dev/null)" = "$$(key_of $$bug)" ] && \
@@ -789,7 +829,7 @@ detect: $(B)/.deps-stamp tools $(IGNORELIST) $(B)/ignorelist.config \
 			$$w,$(DETECT_QEMU_OPTS)); \
 	done; } >$(DETECT)/detect.jobs; \
 	mkdir -p $(JOBS_DIR); rc=0; $(call RUN_JOBS,detect,$(DETECT)/detect.jobs) || rc=1; \
-	$(KIT)/boot-tests/detect-table.sh $(KIT) $(DETECT) $(DETECT_BUGS); \
+	$(KIT)/boot-tests/detect-table.sh $(KIT) $(REGRESSIONS_DIR) $(DETECT) $(DETECT_BUGS); \
 	echo "detect: $$(( $$(date +%s) - start )) s in all: builds $$((built - start)) s, boots $$(( $$(date +%s) - built )) s"; \
 	exit $$rc
 
@@ -802,14 +842,14 @@ DETECT_MODES ?= off $(DETECT_AUDIT) all size_t
 # the UNSIGNED_WRAP value of a mode: off is none
 uw_setting = $(filter-out off,$(1))
 DETECT_MODE_DIRS = $(foreach m,$(DETECT_MODES), \
-	$(m)=$(B)/$(BASE_NAME)$(call uw_suffix,$(call uw_setting,$(m)))/detect)
+	$(m)=$(B)/$(BASE_NAME)$(KV_NAME)$(call uw_suffix,$(call uw_setting,$(m)))/detect)
 .PHONY: detect-modes
 ## detect-modes    make detect in each unsigned-wrap mode (DETECT_MODES), one table of catches
 detect-modes:
 	@rc=0; $(foreach m,$(DETECT_MODES), \
 		echo "detect-modes: UNSIGNED_WRAP=$(m)"; \
 		$(MAKE) -s detect UNSIGNED_WRAP=$(call uw_setting,$(m)) || rc=1;) \
-	$(KIT)/boot-tests/detect-modes.sh $(KIT) $(B)/$(BASE_NAME)/detect-modes.tsv \
+	$(KIT)/boot-tests/detect-modes.sh $(KIT) $(B)/$(BASE_NAME)$(KV_NAME)/detect-modes.tsv \
 		$(DETECT_MODE_DIRS) || rc=1; exit $$rc
 
 # ---------------------------------------------------------------------------
@@ -844,7 +884,7 @@ fuzz-run: kernel
 	@FUZZ_PROCS=$(FUZZ_PROCS) FUZZ_HTTP='$(FUZZ_HTTP)' \
 		sh $(KIT)/syzkaller/fuzz.sh $(KIT) $(SYZ_OUT)/src/syzkaller $(TREE) $(BB)/fuzz \
 		$(FUZZ_MINUTES) $(FUZZ_VMS) $(TRIAGE) \
-		$(wildcard $(B)/$(BASE_NAME)/boots/*/triage.tsv)
+		$(wildcard $(B)/$(BASE_NAME)$(KV_NAME)/boots/*/triage.tsv)
 
 ## clean           remove the build directory's kernels and logs (keeps the unpacked tarball)
 clean:

@@ -5,8 +5,9 @@
 # the sanitizers report the site that patches/regressions/known-bugs.tsv
 # expects, in the boot of the kernel with that bug put back?
 #
-# usage: detect-table.sh KIT DETECT BUG...
-#   KIT     the kit (patches/regressions/{corpus,known-bugs}.tsv)
+# usage: detect-table.sh KIT REGRESSIONS DETECT BUG...
+#   KIT     the kit (patches/regressions/{corpus,known-bugs}.tsv, for every kernel)
+#   REGRESSIONS the kernel's folder of regression patches (BUG.patch)
 #   DETECT  the detect build folder: boots/BUG/{triage.tsv,console.log,
 #           verdict,boot.txt}, boots/control/triage.tsv, times.tsv
 #
@@ -24,8 +25,9 @@
 # Prints the table and writes DETECT/table.tsv. Exit status 0.
 set -u
 kit=$1
-detect=$2
-shift 2
+regressions=$2
+detect=$3
+shift 3
 here=$(cd "$(dirname "$0")" && pwd)
 corpus=$kit/patches/regressions/corpus.tsv
 known=$kit/patches/regressions/known-bugs.tsv
@@ -87,7 +89,7 @@ for bug in "$@"; do
 		want="clean: the reproducer passes, no report"
 		ctl=-
 		got=$(in_patched_files "$dir/triage.tsv" \
-			"$kit/patches/regressions/$bug.patch" | sort -u | paste -sd ';' -)
+			"$regressions/$bug.patch" | sort -u | paste -sd ';' -)
 		if [ -n "$got" ]; then
 			result=REPORTED
 		elif [ "$u16_rc" -ne 2 ]; then
