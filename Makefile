@@ -654,7 +654,8 @@ $(RAW)/linux/vmlinux: $(SERIES) $(SERIES_PATCHES) $(FRAGMENTS) $(BASE_FILE) \
 	@$(KIT)/kconfig/configure.sh --check $(BASE_ARG)
 	@mkdir -p $(RAW)/patches
 	@ln -sf $(SERIES_PATCHES) $(RAW)/patches/
-	@sed '/^# --- triage:/,$$d' $(SERIES) >$(RAW)/patches/series
+	@# one folder of links: 6.12's series names 6.1's patches as ../NNNN
+	@sed -e '/^# --- triage:/,$$d' -e 's|^\.\./||' $(SERIES) >$(RAW)/patches/series
 	@echo 'CONFIG_UBSAN_INTEGER_IGNORELIST=""' >$(RAW)/no-ignorelist.config
 	@[ -f $(RAW)/linux/Makefile ] || { echo "  COPY    $(RAW)/linux"; \
 		cp -a $(PRISTINE) $(RAW)/linux.tmp && mv $(RAW)/linux.tmp $(RAW)/linux; }
