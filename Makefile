@@ -1,6 +1,7 @@
 # The kit's pipeline, one stage a folder, each stage's output a file that the
-# next stage reads. BASE picks the kernel configuration it starts from; every
-# base has its own trees and outputs under $(BB) = $(B)/<base>:
+# next stage reads. BASE picks the kernel configuration it starts from and
+# KERNEL the Debian kernel source (6.1, 6.12); every base and kernel has its
+# own trees and outputs under $(BB) = $(B)/<base>[-<kernel>]:
 #
 #   patches/ + kconfig/ + sanitizer-ignorelist/  ->  $(BB)/linux (patched tree, .config)
 #   kernel build (Kbuild, Clang 19, LLVM=1)       ->  bzImage, vmlinux, test_ubsan.ko
@@ -9,7 +10,8 @@
 #   tools/ubsan-triage                            ->  $(BB)/boots/NAME/triage.json
 #   report, noise                                 ->  verdicts and figures on stdout
 #
-# `make` runs it all; `make test` is what CI runs (BASE=tiny). See README.md.
+# `make` runs it all; `make test` is what CI runs (BASE=tiny, 6.1 then 6.12).
+# See README.md.
 
 BUILD ?= build
 B := $(abspath $(BUILD))

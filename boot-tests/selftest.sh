@@ -260,7 +260,7 @@ mkboot "$d/boots/perf-read-size-32k" "$td/kit-read-size-32k.log" \
 row() { # BUG -> result and reported columns
 	awk -F'\t' -v b="$1" '$1 == b { print $5 " " $6 }' "$d/table.tsv"
 }
-sh "$here/detect-table.sh" "$here/.." "$d" perf-read-size-64k \
+sh "$here/detect-table.sh" "$here/.." "$here/../patches/regressions" "$d" perf-read-size-64k \
 	perf-read-size-32k >"$d/out" 2>&1
 check "detect-table: 64k caught with its value" "$(row perf-read-size-64k)" \
 	"caught kernel/events/core.c:1905:3 perf_event__header_size (65536 to 0)"
@@ -268,7 +268,7 @@ check "detect-table: 32k clean" "$(row perf-read-size-32k)" "clean -"
 check "detect-table: clean rows out of the catch rate" \
 	"$(grep -c '^caught 1 of 1 (100%)$' "$d/out")" 1
 cp "$td/kit-read-size-64k.expected" "$d/boots/perf-read-size-32k/triage.tsv"
-sh "$here/detect-table.sh" "$here/.." "$d" perf-read-size-32k >/dev/null 2>&1
+sh "$here/detect-table.sh" "$here/.." "$here/../patches/regressions" "$d" perf-read-size-32k >/dev/null 2>&1
 check "detect-table: 32k with a report from core.c" \
 	"$(row perf-read-size-32k | cut -d' ' -f1)" REPORTED
 
