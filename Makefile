@@ -764,7 +764,8 @@ DETECT_BUGS := $(shell awk -F'\t' 'NR > 1 && $$1 !~ /^\#/ { print $$1 }' $(DETEC
 DETECT_WORKLOADS := $(shell awk -F'\t' 'NR > 1 && $$1 !~ /^\#/ && !seen[$$2]++ { print $$2 }' $(DETECT_CORPUS))
 DETECT_FRAGMENTS := $(GUEST_FRAGMENTS) \
 	$(KIT)/kconfig/integer-sanitizers.config $(B)/ignorelist.config \
-	$(KIT)/kconfig/detect.config $(wildcard $(KIT)/kconfig/detect-$(KERNEL).config) $(if $(UNSIGNED_WRAP),$(BB)/unsigned-wrap.config)
+	$(KIT)/kconfig/detect.config $(wildcard $(KIT)/kconfig/detect-$(KERNEL).config) \
+	$(if $(UNSIGNED_WRAP),$(BB)/unsigned-wrap.config)
 DETECT_TIMEOUT ?= 240
 # An oops ends the boot at once (QEMU runs with -no-reboot): several of the
 # bugs corrupt memory right after the arithmetic that the sanitizers check.
