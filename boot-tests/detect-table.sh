@@ -13,9 +13,11 @@
 #
 # corpus.tsv's expect column says what each row is:
 #   bug    caught when its boot's triage has a site of the expected kind in
-#          the expected file and function; and if a perf group passed the
-#          u16 boundary of read_size in that boot, only when the sanitizer
-#          reported the very value that the group reached (u16-boundary.sh).
+#          the expected file and function that the triage classed known-bug
+#          (so a row's detail glob, if it has one, matched the report);
+#          and if a perf group passed the u16 boundary of read_size in that
+#          boot, only when the sanitizer reported the very value that the
+#          group reached (u16-boundary.sh).
 #          The control boot (every reproducer, no bug put back) must not
 #          report that site: "control" says so.
 #   clean  a change that must stay silent: "clean" when the boot passed, no
@@ -54,11 +56,12 @@ function site(   d) {
 	return $3 " " $4 (d == "" ? "" : " (" d ")")
 }'
 
-# sites of TSV $1 matching file $2, function $3, kind $4
+# known-bug sites of TSV $1 matching file $2, function $3, kind $4
 matching() {
 	[ -r "$1" ] || return 0
 	awk -F'\t' -v f="$2" -v fn="$3" -v k="$4" "$SITE_AWK"'
-		$2 == k && index($3, f ":") == 1 && $4 == fn { print site() }' "$1"
+		$1 == "known-bug" && $2 == k && index($3, f ":") == 1 &&
+		$4 == fn { print site() }' "$1"
 }
 
 # sites of TSV $1 in the files that patch $2 touches

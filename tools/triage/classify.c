@@ -26,7 +26,7 @@ static void free_rows(struct tsv_row *rows, size_t n)
 	int j;
 
 	for (i = 0; i < n; i++) {
-		for (j = 0; j < 6; j++)
+		for (j = 0; j < TSV_COLS; j++)
 			free(rows[i].f[j]);
 		free(rows[i].where);
 	}
@@ -273,7 +273,7 @@ int lists_load_tsv_text(struct tsv_row **rows, size_t *n, const char *text,
 			break;
 		*rows = nr;
 		r = &nr[(*n)++];
-		for (j = 0; j < 6; j++) {
+		for (j = 0; j < TSV_COLS; j++) {
 			tab = line ? strchr(line, '\t') : NULL;
 			if (tab)
 				*tab = 0;
@@ -439,6 +439,12 @@ static void suggest_entry(struct site *s, const char **names, int n, size_t off)
 			 r->file);
 }
 
+/* A detail glob: empty or "*" matches any report. */
+static int detail_matches(const char *glob, const struct report *r)
+{
+	return !glob[0] || !strcmp(glob, "*") || brace_match(glob, r->detail);
+}
+
 /*
  * An idiom rule of annotations/idioms.tsv: idiom, kind, function glob,
  * detail glob, class, reason. A rule of class "hint" classifies nothing;
@@ -451,8 +457,7 @@ static int idiom_matches(const struct tsv_row *i, const struct report *r)
 	if (i->f[2][0] && strcmp(i->f[2], "*") &&
 	    (!r->func[0] || !brace_match(i->f[2], r->func)))
 		return 0;
-	return !i->f[3][0] || !strcmp(i->f[3], "*") ||
-	       brace_match(i->f[3], r->detail);
+	return detail_matches(i->f[3], r);
 }
 
 static void suggest(const struct lists *l, struct site *s)
@@ -526,7 +531,8 @@ void classify_site(const struct lists *l, struct site *s)
 	for (i = 0; i < l->nbugs; i++) {
 		const struct tsv_row *b = &l->bugs[i];
 
-		if (!row_matches(b->f[1], b->f[2], b->f[3], r))
+		if (!row_matches(b->f[1], b->f[2], b->f[3], r) ||
+		    !detail_matches(b->f[6], r))
 			continue;
 		s->cls = CLS_KNOWN_BUG;
 		snprintf(s->reason, sizeof(s->reason), "%s%s%s%s%s", b->f[0],

@@ -287,8 +287,11 @@ struct scl_entry {
 	char *where; /* file:line of the entry */
 };
 
+/* the columns kept of a TSV row; missing ones read as "" */
+#define TSV_COLS 7
+
 struct tsv_row {
-	char *f[6];
+	char *f[TSV_COLS];
 	char *where;
 };
 
