@@ -412,8 +412,7 @@ static int row_matches(const char *file, const char *func, const char *kind,
 		f[colon - f] = 0;
 	if (!r->file[0] || (strcmp(f, r->file) && fnmatch(f, r->file, 0)))
 		return 0;
-	if (func[0] && strcmp(func, "*") && strcmp(func, r->func) &&
-	    fnmatch(func, r->func, 0))
+	if (func[0] && strcmp(func, "*") && !brace_match(func, r->func))
 		return 0;
 	return kind_matches(kind, r);
 }
