@@ -400,6 +400,12 @@ static int kind_matches(const char *want, const struct report *r)
 	return 0;
 }
 
+/* A column glob of a row or rule: empty or "*" matches anything. */
+static int glob_or_any(const char *glob, const char *name)
+{
+	return !glob[0] || !strcmp(glob, "*") || brace_match(glob, name);
+}
+
 static int row_matches(const char *file, const char *func, const char *kind,
 		       const struct report *r)
 {
@@ -412,7 +418,7 @@ static int row_matches(const char *file, const char *func, const char *kind,
 		f[colon - f] = 0;
 	if (!r->file[0] || (strcmp(f, r->file) && fnmatch(f, r->file, 0)))
 		return 0;
-	if (func[0] && strcmp(func, "*") && !brace_match(func, r->func))
+	if (!glob_or_any(func, r->func))
 		return 0;
 	return kind_matches(kind, r);
 }
@@ -438,12 +444,6 @@ static void suggest_entry(struct site *s, const char **names, int n, size_t off)
 			 r->file);
 }
 
-/* A detail glob: empty or "*" matches any report. */
-static int detail_matches(const char *glob, const struct report *r)
-{
-	return !glob[0] || !strcmp(glob, "*") || brace_match(glob, r->detail);
-}
-
 /*
  * An idiom rule of annotations/idioms.tsv: idiom, kind, function glob,
  * detail glob, class, reason. A rule of class "hint" classifies nothing;
@@ -453,10 +453,7 @@ static int idiom_matches(const struct tsv_row *i, const struct report *r)
 {
 	if (!kind_matches(i->f[1], r))
 		return 0;
-	if (i->f[2][0] && strcmp(i->f[2], "*") &&
-	    (!r->func[0] || !brace_match(i->f[2], r->func)))
-		return 0;
-	return detail_matches(i->f[3], r);
+	return glob_or_any(i->f[2], r->func) && glob_or_any(i->f[3], r->detail);
 }
 
 static void suggest(const struct lists *l, struct site *s)
@@ -531,7 +528,7 @@ void classify_site(const struct lists *l, struct site *s)
 		const struct tsv_row *b = &l->bugs[i];
 
 		if (!row_matches(b->f[1], b->f[2], b->f[3], r) ||
-		    !detail_matches(b->f[6], r))
+		    !glob_or_any(b->f[6], r->detail))
 			continue;
 		s->cls = CLS_KNOWN_BUG;
 		snprintf(s->reason, sizeof(s->reason), "%s%s%s%s%s", b->f[0],
