@@ -6,6 +6,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <libgen.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -22,7 +24,30 @@ struct run {
 	const char *kind;
 	int oom;
 	int *crash; /* --syz: each log's crash directory, -1 for none */
+	/* --follow: sites are judged and printed as they are first seen */
+	int follow, stop_at_finding, stop;
+	struct follow_opts fo;
+	const struct lists *lists;
+	const char *src; /* the kernel tree, for the source lines */
 };
+
+/* --follow: a site seen for the first time, judged at once (stderr). */
+static void judge_live(struct run *run, struct site *s)
+{
+	char site[PATH_MAX_T + 32];
+
+	classify_site(run->lists, s, run->src);
+	snprintf(site, sizeof(site), "%s:%u", s->r.file[0] ? s->r.file : "?",
+		 s->r.line);
+	fprintf(stderr, "follow: %-12s %-25s %-40s %s\n", cls_names[s->cls],
+		s->r.kind, site, s->r.func[0] ? s->r.func : "-");
+	if (s->cls != CLS_FINDING || !run->stop_at_finding)
+		return;
+	fprintf(stderr, "follow: stopping at the first finding\n");
+	run->stop = 1;
+	if (run->fo.pid > 0)
+		kill(run->fo.pid, SIGTERM);
+}
 
 static void on_report(void *ctx, struct report *r)
 {
@@ -41,6 +66,8 @@ static void on_report(void *ctx, struct report *r)
 	s = sites_add(&run->sites, r);
 	if (!s || (crash >= 0 && site_add_crash(s, crash)))
 		run->oom = 1;
+	else if (run->follow && s->count == 1)
+		judge_live(run, s);
 }
 
 static void usage(FILE *f)
@@ -69,9 +96,25 @@ static void usage(FILE *f)
 	      "  --annotations FILE  annotations/sites.tsv\n"
 	      "  --known-bugs FILE   patches/regressions/known-bugs.tsv\n"
 	      "  --vmlinux FILE      symbolize frames with llvm-symbolizer\n"
+	      "  --src DIR           the kernel tree, for the source line at a "
+	      "site\n"
+	      "                      (default: the folder of --vmlinux)\n"
+	      "  --follow            read one LOG while it grows; print each "
+	      "site\n"
+	      "                      to stderr as it is first seen, judged\n"
+	      "  --pid PID           --follow: stop when PID has exited\n"
+	      "  --idle SECONDS      --follow: stop after SECONDS without a "
+	      "line\n"
+	      "  --stop-at-finding   --follow: stop at the first finding "
+	      "(SIGTERM\n"
+	      "                      to --pid), exit 3\n"
+	      "  --coverage CENSUS   the rules over a census TSV: checks "
+	      "covered\n"
 	      "  --only-ubsan        ignore non-UBSAN reports\n"
 	      "  --filter-kind KIND  keep only reports of this kind\n"
-	      "exit: 0 no new site, 1 a new site, 2 usage or I/O error\n",
+	      "exit: 0 no new site and no finding, 1 a new site or a "
+	      "finding,\n"
+	      "      2 usage or I/O error, 3 stopped at a finding\n",
 	      f);
 }
 
@@ -87,9 +130,20 @@ static int load_kit(struct lists *l, const char *dir)
 	snprintf(buf, sizeof(buf), "%s/patches/regressions/known-bugs.tsv",
 		 dir);
 	ret |= lists_load_known_bugs(l, buf, 0);
-	snprintf(buf, sizeof(buf), "%s/annotations/idioms.tsv", dir);
-	ret |= lists_load_idioms(l, buf, 0);
+	snprintf(buf, sizeof(buf), "%s/annotations/rules.tsv", dir);
+	ret |= lists_load_rules(l, buf, 0);
 	return ret;
+}
+
+/* The tree a vmlinux was built in, if its Makefile is beside it. */
+static const char *default_src(const char *vmlinux, char *buf, size_t sz)
+{
+	char tmp[4096], mk[4200];
+
+	snprintf(tmp, sizeof(tmp), "%s", vmlinux);
+	snprintf(buf, sz, "%s", dirname(tmp));
+	snprintf(mk, sizeof(mk), "%s/Makefile", buf);
+	return access(mk, R_OK) ? NULL : buf;
 }
 
 static int parse_logs(struct run *run, char **paths, int n)
@@ -110,7 +164,9 @@ static int parse_logs(struct run *run, char **paths, int n)
 			continue;
 		}
 		parser_begin_log(&p, i);
-		err = parser_read_fd(&p, fd);
+		run->fo.stop = &run->stop;
+		err = run->follow ? follow_fd(&p, fd, &run->fo) :
+				    parser_read_fd(&p, fd);
 		parser_end_log(&p);
 		run->logs.lines[i] = p.lineno;
 		if (err) {
@@ -179,6 +235,12 @@ int main(int argc, char **argv)
 		{ "vmlinux", required_argument, NULL, 'v' },
 		{ "only-ubsan", no_argument, NULL, 'u' },
 		{ "filter-kind", required_argument, NULL, 'K' },
+		{ "src", required_argument, NULL, 'S' },
+		{ "follow", no_argument, NULL, 'F' },
+		{ "pid", required_argument, NULL, 'P' },
+		{ "idle", required_argument, NULL, 'I' },
+		{ "stop-at-finding", no_argument, NULL, 'X' },
+		{ "coverage", required_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -186,7 +248,8 @@ int main(int argc, char **argv)
 	struct run run;
 	struct lists lists;
 	struct syzdirs syz;
-	const char *vmlinux = NULL, *checkout = NULL;
+	const char *vmlinux = NULL, *checkout = NULL, *census = NULL;
+	char srcbuf[4096];
 	char **paths, **syzargs;
 	int c, out = OUT_TABLE, ret = 0, nsyz = 0;
 	size_t i;
@@ -242,6 +305,24 @@ int main(int argc, char **argv)
 		case 'K':
 			run.kind = optarg;
 			break;
+		case 'S':
+			run.src = optarg;
+			break;
+		case 'F':
+			run.follow = 1;
+			break;
+		case 'P':
+			run.fo.pid = atoi(optarg);
+			break;
+		case 'I':
+			run.fo.idle_s = atoi(optarg);
+			break;
+		case 'X':
+			run.stop_at_finding = 1;
+			break;
+		case 'c':
+			census = optarg;
+			break;
 		case 'h':
 			free(syzargs);
 			usage(stdout);
@@ -255,6 +336,21 @@ int main(int argc, char **argv)
 			usage(stderr);
 			return 2;
 		}
+	}
+	run.lists = &lists;
+	if (!run.src && vmlinux)
+		run.src = default_src(vmlinux, srcbuf, sizeof(srcbuf));
+	if (census) {
+		free(syzargs);
+		ret = coverage_main(&lists, census, run.src, stdout);
+		lists_free(&lists);
+		return ret;
+	}
+	if (run.follow && (nsyz || argc - optind != 1)) {
+		free(syzargs);
+		fputs("ubsan-triage: --follow reads one LOG\n", stderr);
+		lists_free(&lists);
+		return 2;
 	}
 	if (out == OUT_KCIDB) {
 		free(syzargs);
@@ -291,7 +387,7 @@ int main(int argc, char **argv)
 	if (vmlinux)
 		symbolize_sites(&run.sites, vmlinux);
 	for (i = 0; i < run.sites.n; i++)
-		classify_site(&lists, run.sites.v[i]);
+		classify_site(&lists, run.sites.v[i], run.src);
 	if (out == OUT_JSON)
 		out_json(stdout, &run.sites, &run.logs);
 	else if (out == OUT_TSV)
@@ -303,8 +399,11 @@ int main(int argc, char **argv)
 	if (fflush(stdout) || ferror(stdout))
 		ret = 2;
 	for (i = 0; !ret && i < run.sites.n; i++)
-		if (run.sites.v[i]->cls == CLS_NEW)
+		if (run.sites.v[i]->cls == CLS_NEW ||
+		    run.sites.v[i]->cls == CLS_FINDING)
 			ret = 1;
+	if (!(ret & 2) && run.stop)
+		ret = 3;
 	sites_free(&run.sites);
 	lists_free(&lists);
 	free(run.logs.names);

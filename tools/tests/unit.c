@@ -774,7 +774,7 @@ static void test_dedup_classify(void)
 		      s->last.log == 1 && s->last.line == 99,
 	      "dedup by site");
 	lists_init(&l);
-	classify_site(&l, s);
+	classify_site(&l, s, NULL);
 	CHECK(s->cls == CLS_NEW &&
 		      strstr(s->suggestion, "[implicit-signed-integer-"
 					    "truncation]") &&
@@ -785,7 +785,7 @@ static void test_dedup_classify(void)
 			    "kernel/events/core.c:1900\tperf_event__header_"
 			    "size\timplicit-conversion\tbenign\tfits\n",
 			    "ann", "site\t");
-	classify_site(&l, s);
+	classify_site(&l, s, NULL);
 	CHECK(s->cls == CLS_BENIGN, "annotation matches despite line drift");
 	lists_load_tsv_text(&l.bugs, &l.nbugs,
 			    "name\tfile\tfunction\tkind\tfix\tcve\n"
@@ -793,7 +793,7 @@ static void test_dedup_classify(void)
 			    "header_size\timplicit-conversion\t382c27f4ed28\t"
 			    "CVE-2023-6931\n",
 			    "bugs", "name\t");
-	classify_site(&l, s);
+	classify_site(&l, s, NULL);
 	CHECK(s->cls == CLS_KNOWN_BUG && strstr(s->reason, "perf-u16"),
 	      "known bug");
 	lists_load_scl_text(&l,
@@ -802,7 +802,7 @@ static void test_dedup_classify(void)
 			    "[implicit-signed-integer-truncation]\n"
 			    "# the reason\nsrc:*/events/core.c\n",
 			    "scl");
-	classify_site(&l, s);
+	classify_site(&l, s, NULL);
 	CHECK(s->cls == CLS_IGNORELISTED && strstr(s->reason, "the reason"),
 	      "ignorelisted: %s", s->reason);
 	lists_free(&l);

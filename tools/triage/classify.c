@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Classification of sites against the kit's ignorelist (Clang special case
- * list), annotations/sites.tsv and patches/regressions/known-bugs.tsv.
+ * list), the known bugs, annotations/sites.tsv and the rules of
+ * annotations/rules.tsv (rules.c), which judge a site no row explains.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -12,7 +13,7 @@
 #include "triage.h"
 
 const char *const cls_names[CLS_COUNT] = {
-	"new", "known-bug", "annotated", "benign", "ignorelisted", "deliberate",
+	"new", "finding", "known-bug", "annotated", "benign", "ignorelisted", "deliberate",
 };
 
 void lists_init(struct lists *l)
@@ -48,7 +49,7 @@ void lists_free(struct lists *l)
 	free(l->scl);
 	free_rows(l->ann, l->nann);
 	free_rows(l->bugs, l->nbugs);
-	free_rows(l->idioms, l->nidioms);
+	free_rows(l->rules, l->nrules);
 	memset(l, 0, sizeof(*l));
 }
 
@@ -310,9 +311,9 @@ int lists_load_known_bugs(struct lists *l, const char *path, int must)
 	return load_tsv(&l->bugs, &l->nbugs, path, "name\t", must);
 }
 
-int lists_load_idioms(struct lists *l, const char *path, int must)
+int lists_load_rules(struct lists *l, const char *path, int must)
 {
-	return load_tsv(&l->idioms, &l->nidioms, path, "idiom\t", must);
+	return load_tsv(&l->rules, &l->nrules, path, "rule\t", must);
 }
 
 /* One level of "{a,b}" expansion, recursively, then fnmatch. */
@@ -386,7 +387,7 @@ static int entry_applies(const struct scl_entry *e, const struct report *r)
 	return 0;
 }
 
-static int kind_matches(const char *want, const struct report *r)
+int report_kind_matches(const char *want, const struct report *r)
 {
 	const char *names[16];
 	int n, i;
@@ -401,7 +402,7 @@ static int kind_matches(const char *want, const struct report *r)
 }
 
 /* A column glob of a row or rule: empty or "*" matches anything. */
-static int glob_or_any(const char *glob, const char *name)
+int glob_or_any(const char *glob, const char *name)
 {
 	return !glob[0] || !strcmp(glob, "*") || brace_match(glob, name);
 }
@@ -420,7 +421,7 @@ static int row_matches(const char *file, const char *func, const char *kind,
 		return 0;
 	if (!glob_or_any(func, r->func))
 		return 0;
-	return kind_matches(kind, r);
+	return report_kind_matches(kind, r);
 }
 
 /* The ignorelist entry (or, for other kinds, the annotation row) to add. */
@@ -444,40 +445,28 @@ static void suggest_entry(struct site *s, const char **names, int n, size_t off)
 			 r->file);
 }
 
-/*
- * An idiom rule of annotations/idioms.tsv: idiom, kind, function glob,
- * detail glob, class, reason. A rule of class "hint" classifies nothing;
- * it names the idiom in a new site's suggestion.
- */
-static int idiom_matches(const struct tsv_row *i, const struct report *r)
-{
-	if (!kind_matches(i->f[1], r))
-		return 0;
-	return glob_or_any(i->f[2], r->func) && glob_or_any(i->f[3], r->detail);
-}
-
-static void suggest(const struct lists *l, struct site *s)
+/* The hint rule that names the idiom of a new site, if any. */
+static void suggest(const struct lists *l, struct site *s,
+		    const struct facts *f)
 {
 	const char *names[16];
 	const struct report *r = &s->r;
 	int n = sanitizer_names(r, names, 16);
-	size_t i, len;
+	size_t i, len = 0;
 
-	for (i = 0; i < l->nidioms; i++) {
-		if (!strcmp(l->idioms[i].f[4], "hint") &&
-		    idiom_matches(&l->idioms[i], r))
+	for (i = 0; i < l->nrules; i++) {
+		if (!strcmp(rule_class(&l->rules[i]), "hint") &&
+		    rule_matches(&l->rules[i], f, r))
 			break;
 	}
-	if (i < l->nidioms) {
-		tl_copy(s->idiom, sizeof(s->idiom), l->idioms[i].f[0],
-			strlen(l->idioms[i].f[0]));
+	if (i < l->nrules) {
+		tl_copy(s->idiom, sizeof(s->idiom), rule_name(&l->rules[i]),
+			strlen(rule_name(&l->rules[i])));
 		len = (size_t)snprintf(s->suggestion, sizeof(s->suggestion),
 				       "# looks like %s: %s\n", s->idiom,
-				       l->idioms[i].f[5]);
+				       rule_reason(&l->rules[i]));
 		if (len >= sizeof(s->suggestion))
 			len = sizeof(s->suggestion) - 1;
-	} else {
-		len = 0;
 	}
 	suggest_entry(s, names, n, len);
 }
@@ -492,14 +481,61 @@ static int ann_class(const char *c)
 		return CLS_KNOWN_BUG;
 	if (!strcmp(c, "deliberate"))
 		return CLS_DELIBERATE;
+	if (!strcmp(c, "finding"))
+		return CLS_FINDING;
 	return CLS_ANNOTATED;
 }
 
 /*
- * Order: ignorelist (it should have silenced the site: the list is broken
- * or stale), known bugs, annotation rows, idiom rules; otherwise new.
+ * A site no row explains: the first rule that judges it (intentional or
+ * suspicious), else a finding if its value came from user space, else
+ * new. A finding's suggestion is its evidence and a fix direction, never
+ * an ignorelist line.
  */
-void classify_site(const struct lists *l, struct site *s)
+static void judge_site(const struct lists *l, struct site *s, const char *src)
+{
+	const struct report *r = &s->r;
+	struct facts f;
+	char why[600];
+	size_t i;
+
+	facts_of_report(&f, r, src);
+	for (i = 0; i < l->nrules; i++) {
+		const struct tsv_row *d = &l->rules[i];
+
+		if (!strcmp(rule_class(d), "hint") || !rule_matches(d, &f, r))
+			continue;
+		s->cls = ann_class(rule_class(d));
+		snprintf(s->reason, sizeof(s->reason), "%s: %s (%s)",
+			 rule_name(d), rule_reason(d), d->where);
+		tl_copy(s->idiom, sizeof(s->idiom), rule_name(d),
+			strlen(rule_name(d)));
+		if (s->cls == CLS_FINDING)
+			finding_text(&f, src, s->reason, s->suggestion,
+				     sizeof(s->suggestion));
+		return;
+	}
+	if (f.entry[0] && ubsan_int_kind(r->kind)) {
+		s->cls = CLS_FINDING;
+		snprintf(why, sizeof(why),
+			 "user-controlled: reached from %s, and no rule says "
+			 "the code means it",
+			 f.entry);
+		tl_copy(s->reason, sizeof(s->reason), why, strlen(why));
+		strcpy(s->idiom, "user-input");
+		finding_text(&f, src, why, s->suggestion,
+			     sizeof(s->suggestion));
+		return;
+	}
+	s->cls = CLS_NEW;
+	suggest(l, s, &f);
+}
+
+/*
+ * Order: ignorelist (it should have silenced the site: the list is broken
+ * or stale), known bugs, annotation rows, rules; otherwise new.
+ */
+void classify_site(const struct lists *l, struct site *s, const char *src)
 {
 	const struct report *r = &s->r;
 	size_t i, hit = l->nscl;
@@ -547,17 +583,5 @@ void classify_site(const struct lists *l, struct site *s)
 		tl_copy(s->idiom, sizeof(s->idiom), a->f[5], strlen(a->f[5]));
 		return;
 	}
-	for (i = 0; i < l->nidioms; i++) {
-		const struct tsv_row *d = &l->idioms[i];
-
-		if (!strcmp(d->f[4], "hint") || !idiom_matches(d, r))
-			continue;
-		s->cls = ann_class(d->f[4]);
-		snprintf(s->reason, sizeof(s->reason), "%s: %s (%s)", d->f[0],
-			 d->f[5], d->where);
-		tl_copy(s->idiom, sizeof(s->idiom), d->f[0], strlen(d->f[0]));
-		return;
-	}
-	s->cls = CLS_NEW;
-	suggest(l, s);
+	judge_site(l, s, src);
 }

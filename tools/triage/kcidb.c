@@ -628,7 +628,8 @@ static void out_issues(struct jw *j, const char *origin, struct kc *kc)
 		fputs("[", j->f);
 		json_str(j->f, cat);
 		fputs("]", j->f);
-		code = s->cls == CLS_NEW || s->cls == CLS_KNOWN_BUG;
+		code = s->cls == CLS_NEW || s->cls == CLS_KNOWN_BUG ||
+		       s->cls == CLS_FINDING;
 		jk(j, "culprit");
 		fprintf(j->f,
 			"{\"code\": %s, \"tool\": %s, \"harness\": false}",
@@ -804,7 +805,7 @@ int kcidb_main(const struct lists *l, const char *checkout, char **boots, int n,
 	}
 	parser_free(&p);
 	for (k = 0; k < kc.sites.n; k++)
-		classify_site(l, kc.sites.v[k]);
+		classify_site(l, kc.sites.v[k], NULL);
 	if (kc.oom) {
 		fputs("ubsan-triage: out of memory\n", stderr);
 		ret = 2;

@@ -115,11 +115,13 @@ void class_counts(const struct sitetab *t, struct counts *k)
 		k->int_sites++;
 		if (s->cls == CLS_NEW)
 			k->unexplained++;
+		if (s->cls == CLS_FINDING)
+			k->findings++;
 		if (s->cls == CLS_ANNOTATED || s->cls == CLS_BENIGN ||
 		    s->cls == CLS_IGNORELISTED)
 			k->intentional++;
 	}
-	k->explained = k->int_sites - k->unexplained;
+	k->explained = k->int_sites - k->unexplained - k->findings;
 }
 
 void out_tsv(FILE *f, const struct sitetab *t)
@@ -160,7 +162,8 @@ void out_table(FILE *f, const struct sitetab *t, const struct logs *lg)
 	}
 	for (i = 0; i < t->n; i++) {
 		s = t->v[i];
-		if (s->cls != CLS_NEW && !s->reason[0])
+		if (s->cls != CLS_NEW && s->cls != CLS_FINDING &&
+		    !s->reason[0])
 			continue;
 		fprintf(f, "\n%s [%s] first %s:%lu", s->r.title,
 			cls_names[s->cls], lg->names[s->first.log],
@@ -171,7 +174,7 @@ void out_table(FILE *f, const struct sitetab *t, const struct logs *lg)
 		}
 		if (s->reason[0])
 			fprintf(f, "\n  reason: %s", s->reason);
-		if (s->cls == CLS_NEW)
+		if (s->cls == CLS_NEW || s->cls == CLS_FINDING)
 			fprintf(f, "\n  suggestion:\n    %s",
 				s->suggestion[0] ? s->suggestion : "");
 		putc('\n', f);
@@ -190,6 +193,7 @@ void out_fprate(FILE *f, const struct sitetab *t)
 		fprintf(f, "%-12s %lu\n", cls_names[i], k.cls[i]);
 	fprintf(f, "int_sites    %lu\n", k.int_sites);
 	fprintf(f, "unexplained  %lu\n", k.unexplained);
+	fprintf(f, "findings     %lu\n", k.findings);
 	if (k.explained)
 		fprintf(f, "fp_rate      %lu/%lu = %.3f\n", k.intentional,
 			k.explained,
@@ -328,6 +332,7 @@ void out_json(FILE *f, const struct sitetab *t, const struct logs *lg)
 		fprintf(f, ",\n    \"%s\": %lu", cls_names[j], k.cls[j]);
 	fprintf(f, ",\n    \"int_sanitizer_sites\": %lu", k.int_sites);
 	fprintf(f, ",\n    \"unexplained_sites\": %lu", k.unexplained);
+	fprintf(f, ",\n    \"finding_sites\": %lu", k.findings);
 	fprintf(f, ",\n    \"explained_sites\": %lu", k.explained);
 	fprintf(f, ",\n    \"false_positive_sites\": %lu", k.intentional);
 	if (k.explained)

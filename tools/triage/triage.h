@@ -230,6 +230,16 @@ int report_is_ubsan(const struct report *r);
 int ubsan_int_kind(const char *kind);
 int sanitizer_names(const struct report *r, const char **names, int max);
 
+/* ---- follow.c: a log that is still being written ---- */
+
+struct follow_opts {
+	int pid; /* stop once this process has exited; 0: none */
+	int idle_s; /* stop after this many quiet seconds; 0: never */
+	const int *stop; /* stop as soon as *stop is set; NULL: never */
+};
+
+int follow_fd(struct parser *p, int fd, const struct follow_opts *o);
+
 /* ---- sites.c: de-duplication ---- */
 
 struct occurrence {
@@ -244,7 +254,7 @@ struct site {
 	struct occurrence first, last;
 	int cls; /* CLS_* */
 	char reason[512];
-	char suggestion[640];
+	char suggestion[1280];
 	char idiom[32]; /* of the annotation row or idiom rule that matched */
 	int *crashes; /* --syz: the crash directories it was seen in */
 	size_t ncrashes;
@@ -268,6 +278,7 @@ int site_add_crash(struct site *s, int crash);
 
 enum cls {
 	CLS_NEW,
+	CLS_FINDING, /* judged by rule: a likely bug, with its evidence */
 	CLS_KNOWN_BUG,
 	CLS_ANNOTATED,
 	CLS_BENIGN,
@@ -288,7 +299,7 @@ struct scl_entry {
 };
 
 /* the columns kept of a TSV row; missing ones read as "" */
-#define TSV_COLS 7
+#define TSV_COLS 10
 
 struct tsv_row {
 	char *f[TSV_COLS];
@@ -302,8 +313,8 @@ struct lists {
 	size_t nann;
 	struct tsv_row *bugs;
 	size_t nbugs;
-	struct tsv_row *idioms;
-	size_t nidioms;
+	struct tsv_row *rules; /* annotations/rules.tsv */
+	size_t nrules;
 };
 
 void lists_init(struct lists *l);
@@ -312,11 +323,48 @@ int lists_load_ignorelist(struct lists *l, const char *path, int must);
 int lists_load_scl_text(struct lists *l, const char *text, const char *name);
 int lists_load_annotations(struct lists *l, const char *path, int must);
 int lists_load_known_bugs(struct lists *l, const char *path, int must);
-int lists_load_idioms(struct lists *l, const char *path, int must);
+int lists_load_rules(struct lists *l, const char *path, int must);
 int lists_load_tsv_text(struct tsv_row **rows, size_t *n, const char *text,
 			const char *name, const char *hdr);
 int scl_section_match(const char *section, const char *name);
-void classify_site(const struct lists *l, struct site *s);
+void classify_site(const struct lists *l, struct site *s, const char *src);
+int report_kind_matches(const char *want, const struct report *r);
+int glob_or_any(const char *glob, const char *name);
+
+/* ---- rules.c: the facts of a site, and the rules that judge it ---- */
+
+#define TYPE_MAX 96
+
+struct ctype {
+	char name[TYPE_MAX]; /* as printed: the typedef name if any */
+	char aka[TYPE_MAX]; /* the canonical type */
+	int bits; /* 0: unknown */
+	int is_signed; /* -1: unknown */
+};
+
+struct facts {
+	const char *kind, *file, *func;
+	const char *detail; /* NULL for a census row: no value */
+	char conv[40]; /* "signed truncation", ...; "" for arithmetic */
+	struct ctype src, dst; /* arithmetic: src is the operation's type */
+	char value[96], result[32];
+	unsigned int lineno;
+	char line[512]; /* the statement at the site; "" without the source */
+	char entry[FUNC_MAX + 48]; /* "sys_NAME[ (ioctl handler)]" or "" */
+	int census; /* static facts only */
+};
+
+void facts_of_report(struct facts *f, const struct report *r,
+		     const char *src);
+void facts_entry(const struct report *r, char *out, size_t sz);
+void facts_source(struct facts *f, const char *src);
+int rule_matches(const struct tsv_row *i, const struct facts *f,
+		 const struct report *r);
+const char *rule_name(const struct tsv_row *i);
+const char *rule_class(const struct tsv_row *i);
+const char *rule_reason(const struct tsv_row *i);
+void finding_text(const struct facts *f, const char *src, const char *why,
+		  char *out, size_t sz);
 
 /* ---- output.c ---- */
 
@@ -341,11 +389,17 @@ struct counts {
 	unsigned long cls[CLS_COUNT];
 	unsigned long int_sites; /* integer-check sites, deliberate ones out */
 	unsigned long unexplained; /* of them: class new */
+	unsigned long findings; /* class finding: judged, not confirmed */
 	unsigned long explained; /* the others */
 	unsigned long intentional; /* annotated, benign, ignorelisted */
 };
 
 void class_counts(const struct sitetab *t, struct counts *k);
+
+/* ---- coverage.c: the rules over a kernel's census of checks ---- */
+
+int coverage_main(const struct lists *l, const char *census, const char *src,
+		  FILE *out);
 
 /* ---- syz.c: syz-manager's crash directories ---- */
 
