@@ -13,7 +13,8 @@
 #include "triage.h"
 
 const char *const cls_names[CLS_COUNT] = {
-	"new", "finding", "known-bug", "annotated", "benign", "ignorelisted", "deliberate",
+	"new",	  "finding",	  "known-bug",	"annotated",
+	"benign", "ignorelisted", "deliberate",
 };
 
 void lists_init(struct lists *l)

@@ -14,15 +14,28 @@
 
 /* The kinds of the table, in the names reports use. */
 static const char *const cov_kinds[] = {
-	"implicit-conversion", "signed-integer-overflow",
-	"unsigned-integer-overflow", "negation-overflow",
+	"implicit-conversion",
+	"signed-integer-overflow",
+	"unsigned-integer-overflow",
+	"negation-overflow",
 };
 
 #define NKINDS (sizeof(cov_kinds) / sizeof(cov_kinds[0]))
 
 /* Census columns. */
-enum { CC_SITE, CC_FUNC, CC_INLINED, CC_KIND, CC_SRC, CC_DST, CC_SRC_BITS,
-       CC_DST_BITS, CC_SRC_SIGNED, CC_DST_SIGNED, CC_NCOLS };
+enum {
+	CC_SITE,
+	CC_FUNC,
+	CC_INLINED,
+	CC_KIND,
+	CC_SRC,
+	CC_DST,
+	CC_SRC_BITS,
+	CC_DST_BITS,
+	CC_SRC_SIGNED,
+	CC_DST_SIGNED,
+	CC_NCOLS
+};
 
 struct cov {
 	unsigned long *full, *partial; /* [rule * NKINDS + kind] */
@@ -50,8 +63,8 @@ static int report_of_row(char **c, struct report *r)
 	memset(r, 0, sizeof(*r));
 	r->fam = FAM_UBSAN;
 	colon = strrchr(c[CC_SITE], ':');
-	colon = colon ? memrchr(c[CC_SITE], ':', (size_t)(colon - c[CC_SITE]))
-		      : NULL;
+	colon = colon ? memrchr(c[CC_SITE], ':', (size_t)(colon - c[CC_SITE])) :
+			NULL;
 	if (!colon)
 		return -1;
 	tl_copy(r->file, sizeof(r->file), c[CC_SITE],
@@ -72,7 +85,8 @@ static int report_of_row(char **c, struct report *r)
 	} else {
 		op = !strcmp(k, "add-overflow") ? "+" :
 		     !strcmp(k, "sub-overflow") ? "-" :
-		     !strcmp(k, "mul-overflow") ? "*" : NULL;
+		     !strcmp(k, "mul-overflow") ? "*" :
+						  NULL;
 		if (!op)
 			return -1;
 		kind = atoi(c[CC_SRC_SIGNED]) ? 1 : 2;
@@ -193,8 +207,8 @@ int coverage_main(const struct lists *l, const char *census, const char *src,
 		if (lineno == 1 && !strcmp(c[0], "site"))
 			continue;
 		if (n < CC_NCOLS) {
-			fprintf(stderr, "%s:%zu: %d columns, want %d\n",
-				census, lineno, n, CC_NCOLS);
+			fprintf(stderr, "%s:%zu: %d columns, want %d\n", census,
+				lineno, n, CC_NCOLS);
 			v.skipped++;
 			continue;
 		}

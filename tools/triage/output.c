@@ -143,6 +143,19 @@ void out_tsv(FILE *f, const struct sitetab *t)
 	}
 }
 
+/* text, with sep in place of each of its newlines */
+static void indented(FILE *f, const char *text, const char *sep)
+{
+	const char *nl;
+
+	while ((nl = strchr(text, '\n'))) {
+		fwrite(text, 1, (size_t)(nl - text), f);
+		fputs(sep, f);
+		text = nl + 1;
+	}
+	fputs(text, f);
+}
+
 void out_table(FILE *f, const struct sitetab *t, const struct logs *lg)
 {
 	size_t i;
@@ -162,8 +175,7 @@ void out_table(FILE *f, const struct sitetab *t, const struct logs *lg)
 	}
 	for (i = 0; i < t->n; i++) {
 		s = t->v[i];
-		if (s->cls != CLS_NEW && s->cls != CLS_FINDING &&
-		    !s->reason[0])
+		if (s->cls != CLS_NEW && s->cls != CLS_FINDING && !s->reason[0])
 			continue;
 		fprintf(f, "\n%s [%s] first %s:%lu", s->r.title,
 			cls_names[s->cls], lg->names[s->first.log],
@@ -174,9 +186,10 @@ void out_table(FILE *f, const struct sitetab *t, const struct logs *lg)
 		}
 		if (s->reason[0])
 			fprintf(f, "\n  reason: %s", s->reason);
-		if (s->cls == CLS_NEW || s->cls == CLS_FINDING)
-			fprintf(f, "\n  suggestion:\n    %s",
-				s->suggestion[0] ? s->suggestion : "");
+		if (s->cls == CLS_NEW || s->cls == CLS_FINDING) {
+			fputs("\n  suggestion:\n    ", f);
+			indented(f, s->suggestion, "\n    ");
+		}
 		putc('\n', f);
 	}
 	fprintf(f, "\n%lu reports, %zu distinct sites in %d log(s)\n",

@@ -174,7 +174,9 @@ static int syscall_name(const char *func, char *out, size_t sz)
  * module's init (finit_module) computes on the module's own data.
  */
 static const char *const not_user_entries[] = {
-	"sys_init_module", "sys_finit_module", "sys_delete_module",
+	"sys_init_module",
+	"sys_finit_module",
+	"sys_delete_module",
 };
 
 static int user_entry(const char *sys)
@@ -320,37 +322,52 @@ static int read_lines(const char *src, const char *file, unsigned int lo,
 	return 1;
 }
 
-/* A line that ends a statement or block: the statement starts after it. */
+/*
+ * A line that ends a statement, a block or a comment (or is a directive):
+ * the statement at the site starts after it.
+ */
 static int ends_statement(const char *s)
 {
 	size_t n = strlen(s);
 
 	while (n && isspace((unsigned char)s[n - 1]))
 		n--;
-	return !n || strchr(";{}:", s[n - 1]) || s[0] == '#';
+	if (!n || strchr(";{}:", s[n - 1]) || s[0] == '#')
+		return 1;
+	if (n >= 2 && s[n - 2] == '*' && s[n - 1] == '/')
+		return 1;
+	return s[0] == '*' || !strncmp(s, "/*", 2) || !strncmp(s, "//", 2);
+}
+
+/* A comment line: the line numbers are not this tree's. */
+static int is_comment(const char *s)
+{
+	return s[0] == '*' || !strncmp(s, "/*", 2) || !strncmp(s, "//", 2);
 }
 
 /*
- * The statement at the site: its line, joined with the lines before it
- * that continue the same statement (at most three), so that a rule sees
- * "x = max_t(u32," of a call split over lines.
+ * The statement at the site: its line, joined with the lines before and
+ * after it that continue the same statement (three at most each way), so
+ * that a rule sees "x = max_t(u32, a, b);" of a call split over lines.
  */
 void facts_source(struct facts *f, const char *src)
 {
-	char prev[512];
-	unsigned int lo = f->lineno;
+	char l[512];
+	unsigned int lo = f->lineno, hi = f->lineno;
 
 	f->line[0] = 0;
-	if (!read_lines(src, f->file, f->lineno, f->lineno, f->line,
-			sizeof(f->line)))
+	if (!read_lines(src, f->file, lo, hi, l, sizeof(l)) || is_comment(l))
 		return;
 	while (lo > 1 && f->lineno - lo < 3 &&
-	       read_lines(src, f->file, lo - 1, lo - 1, prev, sizeof(prev)) &&
-	       !ends_statement(prev))
+	       read_lines(src, f->file, lo - 1, lo - 1, l, sizeof(l)) &&
+	       !ends_statement(l))
 		lo--;
-	if (lo < f->lineno)
-		read_lines(src, f->file, lo, f->lineno, f->line,
-			   sizeof(f->line));
+	while (hi - f->lineno < 3 &&
+	       read_lines(src, f->file, hi, hi, l, sizeof(l)) &&
+	       !ends_statement(l))
+		hi++;
+	read_lines(src, f->file, lo, hi, f->line, sizeof(f->line));
+	f->stmt_end = hi;
 }
 
 /* The left-hand side of the statement's assignment, "" if none. */
@@ -374,9 +391,9 @@ static void assigned(const char *stmt, char *out, size_t sz)
 	while (e > stmt && e[-1] == ' ')
 		e--;
 	p = e;
-	while (p > stmt && (isalnum((unsigned char)p[-1]) || p[-1] == '_' ||
-			    p[-1] == '.' || p[-1] == '>' ||
-			    (p[-1] == '-' && *p == '>')))
+	while (p > stmt &&
+	       (isalnum((unsigned char)p[-1]) || p[-1] == '_' || p[-1] == '.' ||
+		p[-1] == '>' || (p[-1] == '-' && *p == '>')))
 		p--;
 	tl_copy(out, sz, p, (size_t)(e - p));
 }
@@ -396,7 +413,7 @@ static void next_use(const struct facts *f, const char *src, char *out,
 	assigned(f->line, lhs, sizeof(lhs));
 	if (!lhs[0])
 		return;
-	for (n = f->lineno + 1; n <= f->lineno + 40; n++) {
+	for (n = f->stmt_end + 1; n <= f->stmt_end + 40; n++) {
 		if (!read_lines(src, f->file, n, n, line, sizeof(line)))
 			return;
 		if (strstr(line, lhs)) {
@@ -546,8 +563,10 @@ void finding_text(const struct facts *f, const char *src, const char *why,
 
 	n = (size_t)snprintf(out, sz, "# finding: %s\n", why);
 	if (n < sz)
-		n += (size_t)snprintf(out + n, sz - n, "entry: %s\n",
-				      f->entry[0] ? f->entry : "- (no system call on the stack)");
+		n += (size_t)snprintf(
+			out + n, sz - n, "entry: %s\n",
+			f->entry[0] ? f->entry :
+				      "- (no system call on the stack)");
 	if (n < sz)
 		n += (size_t)snprintf(out + n, sz - n, "value: %s\n",
 				      f->detail ? f->detail : "-");

@@ -348,14 +348,14 @@ struct facts {
 	char conv[40]; /* "signed truncation", ...; "" for arithmetic */
 	struct ctype src, dst; /* arithmetic: src is the operation's type */
 	char value[96], result[32];
-	unsigned int lineno;
+	unsigned int lineno,
+		stmt_end; /* the site's line, the statement's last */
 	char line[512]; /* the statement at the site; "" without the source */
 	char entry[FUNC_MAX + 48]; /* "sys_NAME[ (ioctl handler)]" or "" */
 	int census; /* static facts only */
 };
 
-void facts_of_report(struct facts *f, const struct report *r,
-		     const char *src);
+void facts_of_report(struct facts *f, const struct report *r, const char *src);
 void facts_entry(const struct report *r, char *out, size_t sz);
 void facts_source(struct facts *f, const char *src);
 int rule_matches(const struct tsv_row *i, const struct facts *f,
