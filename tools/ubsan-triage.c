@@ -41,7 +41,7 @@ static void judge_live(struct run *run, struct site *s)
 		 s->r.line);
 	fprintf(stderr, "follow: %-12s %-25s %-40s %s\n", cls_names[s->cls],
 		s->r.kind, site, s->r.func[0] ? s->r.func : "-");
-	if (s->cls != CLS_FINDING || !run->stop_at_finding)
+	if (s->cls != CLS_FINDING || !run->stop_at_finding || run->stop)
 		return;
 	fprintf(stderr, "follow: stopping at the first finding\n");
 	run->stop = 1;

@@ -1,0 +1,177 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Tests of the triage's judgement (annotations/rules.tsv, class finding),
+# of --follow and of --coverage, on real console logs of the kit's
+# kernels. KTAP on stdout; the last line is "N passed, N failed".
+# Environment: TRIAGE (binary), TESTDATA, KIT (the checkout), PEER_LOGS,
+# TMPDIR_T (scratch dir).
+set -u
+: "${TRIAGE:?}" "${TESTDATA:=testdata}" "${KIT:?}" "${PEER_LOGS:=}"
+: "${TMPDIR_T:=/tmp/judge-test.$$}"
+T=$TMPDIR_T/judge
+rm -rf "$T" && mkdir -p "$T"
+n=0
+pass=0
+fail=0
+echo "TAP version 13"
+echo "1..8"
+result() { # status name [diagnostic file]
+	n=$((n + 1))
+	if [ "$1" -eq 0 ]; then
+		pass=$((pass + 1))
+		echo "ok $n $2"
+	else
+		fail=$((fail + 1))
+		echo "not ok $n $2"
+		[ -n "${3-}" ] && [ -s "$3" ] && sed 's/^/# /' "$3" | head -40
+	fi
+}
+
+# A kit whose lists know none of the bugs: the rows of class bug and the
+# known bugs taken out, as if nobody had ever seen them.
+nobugs=$T/kit-nobugs
+mkdir -p "$nobugs/annotations"
+cp -r "$KIT/sanitizer-ignorelist" "$nobugs/"
+cp "$KIT/annotations/rules.tsv" "$nobugs/annotations/"
+awk -F'\t' '$4 != "bug"' "$KIT/annotations/sites.tsv" \
+	>"$nobugs/annotations/sites.tsv"
+
+# The source lines the rules read, at their lines in 6.1.192's unpatched
+# tree (testdata/judge-src.lines: file, line, text), in a tree of their own.
+src=$T/src
+while IFS='	' read -r file line text; do
+	case $file in '#'* | '') continue ;; esac
+	mkdir -p "$src/$(dirname "$file")"
+	f=$src/$file
+	[ -f "$f" ] || : >"$f"
+	have=$(wc -l <"$f")
+	while [ "$have" -lt $((line - 1)) ]; do
+		echo >>"$f"
+		have=$((have + 1))
+	done
+	printf '%s\n' "$text" >>"$f"
+done <"$TESTDATA/judge-src.lines"
+
+# 1. The raw tiny kernel's bugs (the PELT clamp, util_est's wrapped
+# difference), in a log of the kit's kernel before the triage patches,
+# come out as findings by rule when no row knows them.
+log=$TESTDATA/kit-cve-2023-6931.log
+"$TRIAGE" --kit "$nobugs" --src "$src" --tsv "$log" >"$T/1.tsv"
+awk -F'\t' '$1 == "finding" { print $3, $8 }' "$T/1.tsv" | sort >"$T/1.got"
+cat >"$T/1.want" <<'EOF'
+kernel/events/core.c:1851:21 user-input
+kernel/sched/fair.c:3296:25 minmax-narrow
+kernel/sched/fair.c:4376:20 wrapped-difference
+kernel/sched/fair.c:4408:11 wrapped-difference
+EOF
+diff -u "$T/1.want" "$T/1.got" >"$T/1.diff"
+result $? "the raw kernel's bugs are findings by rule" "$T/1.diff"
+
+# 2. With the kit's own lists, the same log has no finding: every bug is a
+# known bug or a row (rows and known bugs come before the rules).
+"$TRIAGE" --kit "$KIT" --src "$src" --tsv "$log" >"$T/2.tsv"
+awk -F'\t' '$1 == "finding" || $1 == "new"' "$T/2.tsv" >"$T/2.bad"
+[ ! -s "$T/2.bad" ]
+result $? "rows and known bugs take precedence over the rules" "$T/2.bad"
+
+# 3. No finding is ever answered with an ignorelist line, in any log we
+# have (the kit's, syzkaller's corpus, the peers'), with either kit.
+: >"$T/3.bad"
+for k in "$KIT" "$nobugs"; do
+	for f in "$TESTDATA"/*.log $(find "$PEER_LOGS" -type f 2>/dev/null); do
+		"$TRIAGE" --kit "$k" --src "$src" --json "$f" 2>/dev/null |
+			awk -v f="$f" '
+				/"class": "finding"/ { fnd = 1; next }
+				fnd && /"suggestion":/ {
+					if ($0 ~ /(^|\\n)(fun|src|type):/ ||
+					    $0 ~ /\\n\[/ || $0 !~ /fix: /)
+						print f ": " $0
+					fnd = 0
+				}' >>"$T/3.bad"
+	done
+done
+[ ! -s "$T/3.bad" ]
+result $? "no finding is suggested an ignorelist line" "$T/3.bad"
+
+# 4. A finding's suggestion carries its evidence: entry, value, the
+# statement, a fix direction.
+"$TRIAGE" --kit "$nobugs" --src "$src" "$log" >"$T/4.txt"
+for want in 'entry: sys_perf_event_open' \
+	'value: signed truncation of value 65544' \
+	'line: kernel/sched/fair.c:3296: cfs_rq->avg.load_sum = max_t(u32,' \
+	'next use: kernel/sched/fair.c:4409:' 'fix: check the range'; do
+	grep -qF "$want" "$T/4.txt" || echo "missing: $want"
+done >"$T/4.bad"
+[ ! -s "$T/4.bad" ]
+result $? "a finding gives entry, value, line, next use and fix" "$T/4.bad"
+
+# 5. --follow on a log that grows (a writer appends the real log in 40
+# pieces) prints the same sites as the batch triage of the finished log,
+# and announces each site once as it is first seen.
+big=$TESTDATA/kit-fixed-test-ubsan.log
+"$TRIAGE" --kit "$KIT" --tsv "$big" >"$T/5.batch"
+: >"$T/5.log"
+lines=$(wc -l <"$big")
+step=$((lines / 40 + 1))
+(
+	i=1
+	while [ "$i" -le "$lines" ]; do
+		sed -n "${i},$((i + step - 1))p" "$big" >>"$T/5.log"
+		i=$((i + step))
+		sleep 0.05
+	done
+) &
+writer=$!
+"$TRIAGE" --kit "$KIT" --tsv --follow --pid "$writer" "$T/5.log" \
+	>"$T/5.follow" 2>"$T/5.live"
+wait "$writer"
+cmp "$T/5.batch" "$T/5.follow" >"$T/5.diff" 2>&1 &&
+	[ "$(grep -c '^follow: ' "$T/5.live")" -eq "$(wc -l <"$T/5.batch")" ]
+result $? "--follow of a growing log equals the batch triage" "$T/5.diff"
+
+# 6. --follow through a pipe (the serial console as a FIFO).
+mkfifo "$T/6.fifo"
+cat "$big" >"$T/6.fifo" &
+"$TRIAGE" --kit "$KIT" --tsv --follow "$T/6.fifo" >"$T/6.follow" 2>/dev/null
+wait
+cmp "$T/5.batch" "$T/6.follow" >"$T/6.diff" 2>&1
+result $? "--follow of a FIFO equals the batch triage" "$T/6.diff"
+
+# 7. --stop-at-finding ends the run at the first finding: exit 3, the
+# writer is sent SIGTERM, the log is kept.
+: >"$T/7.log"
+(
+	trap 'exit 0' TERM
+	while :; do
+		cat "$log" >>"$T/7.log"
+		sleep 1
+	done
+) &
+writer=$!
+"$TRIAGE" --kit "$nobugs" --src "$src" --follow --stop-at-finding \
+	--pid "$writer" "$T/7.log" >"$T/7.out" 2>"$T/7.live"
+st=$?
+i=0
+while kill -0 "$writer" 2>/dev/null && [ "$i" -lt 30 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+kill -0 "$writer" 2>/dev/null && { kill -9 "$writer"; st=99; }
+echo "exit status $st" >>"$T/7.live"
+[ "$st" -eq 3 ] && grep -q '^follow: stopping at the first finding' "$T/7.live" &&
+	[ -s "$T/7.log" ]
+result $? "--stop-at-finding exits 3 and stops the writer" "$T/7.live"
+
+# 8. --coverage: the rules over census rows (testdata/census-sample.tsv,
+# rows of the tiny kernel's census): every row is counted once.
+"$TRIAGE" --kit "$KIT" --src "$src" --coverage "$TESTDATA/census-sample.tsv" \
+	>"$T/8.out" 2>&1
+rows=$(($(wc -l <"$TESTDATA/census-sample.tsv") - 1))
+counted=$(awk '$1 == "checks" { s = 0; for (i = 2; i <= NF; i++) s += $i; print s }' "$T/8.out")
+[ "$counted" = "$rows" ] && grep -q '^minmax-narrow ' "$T/8.out" &&
+	grep -q '^checksum ' "$T/8.out"
+result $? "--coverage counts every census row once" "$T/8.out"
+
+echo "# judge: $pass passed, $fail failed"
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
