@@ -15,7 +15,7 @@
 #include "triage/triage.h"
 #include "triage/kcidb.h"
 
-enum { OUT_TABLE, OUT_JSON, OUT_TSV, OUT_FPRATE, OUT_KCIDB };
+enum { OUT_TABLE, OUT_JSON, OUT_TSV, OUT_FPRATE, OUT_KCIDB, OUT_FINDINGS };
 
 struct run {
 	struct sitetab sites;
@@ -110,6 +110,10 @@ static void usage(FILE *f)
 	      "                      to --pid), exit 3\n"
 	      "  --coverage CENSUS   the rules over a census TSV: checks "
 	      "covered\n"
+	      "  --findings md|json  the findings of the LOGs: evidence, "
+	      "verdict\n"
+	      "  --tree NAME=DIR     --findings: is the statement still in "
+	      "DIR\n"
 	      "  --only-ubsan        ignore non-UBSAN reports\n"
 	      "  --filter-kind KIND  keep only reports of this kind\n"
 	      "exit: 0 no new site and no finding, 1 a new site or a "
@@ -133,6 +137,19 @@ static int load_kit(struct lists *l, const char *dir)
 	snprintf(buf, sizeof(buf), "%s/annotations/rules.tsv", dir);
 	ret |= lists_load_rules(l, buf, 0);
 	return ret;
+}
+
+/* --tree NAME=DIR */
+static int add_tree(struct trees *t, char *arg)
+{
+	char *eq = strchr(arg, '=');
+
+	if (!eq || eq == arg || !eq[1] || t->n == TREES_MAX)
+		return -1;
+	*eq = 0;
+	t->name[t->n] = arg;
+	t->dir[t->n++] = eq + 1;
+	return 0;
 }
 
 /* The tree a vmlinux was built in, if its Makefile is beside it. */
@@ -241,6 +258,8 @@ int main(int argc, char **argv)
 		{ "idle", required_argument, NULL, 'I' },
 		{ "stop-at-finding", no_argument, NULL, 'X' },
 		{ "coverage", required_argument, NULL, 'c' },
+		{ "findings", required_argument, NULL, 'R' },
+		{ "tree", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -250,6 +269,8 @@ int main(int argc, char **argv)
 	struct syzdirs syz;
 	const char *vmlinux = NULL, *checkout = NULL, *census = NULL;
 	char srcbuf[4096];
+	struct trees trees = { 0 };
+	int findings_json = 0;
 	char **paths, **syzargs;
 	int c, out = OUT_TABLE, ret = 0, nsyz = 0;
 	size_t i;
@@ -323,6 +344,14 @@ int main(int argc, char **argv)
 		case 'c':
 			census = optarg;
 			break;
+		case 'R':
+			out = OUT_FINDINGS;
+			findings_json = !strcmp(optarg, "json");
+			break;
+		case 'T':
+			if (add_tree(&trees, optarg))
+				goto bad_arg;
+			break;
 		case 'h':
 			free(syzargs);
 			usage(stdout);
@@ -388,7 +417,10 @@ int main(int argc, char **argv)
 		symbolize_sites(&run.sites, vmlinux);
 	for (i = 0; i < run.sites.n; i++)
 		classify_site(&lists, run.sites.v[i], run.src);
-	if (out == OUT_JSON)
+	if (out == OUT_FINDINGS)
+		ret |= findings_report(stdout, &run.sites, &run.logs, &trees,
+				       run.src, findings_json);
+	else if (out == OUT_JSON)
 		out_json(stdout, &run.sites, &run.logs);
 	else if (out == OUT_TSV)
 		out_tsv(stdout, &run.sites);
@@ -412,6 +444,12 @@ int main(int argc, char **argv)
 	free(run.crash);
 	syz_free(&syz);
 	return ret;
+bad_arg:
+	fprintf(stderr, "ubsan-triage: --tree NAME=DIR, at most %d: %s\n",
+		TREES_MAX, optarg);
+	free(syzargs);
+	lists_free(&lists);
+	return 2;
 bad_list:
 	fprintf(stderr, "ubsan-triage: cannot read %s\n", optarg);
 	free(syzargs);

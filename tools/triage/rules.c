@@ -355,9 +355,10 @@ void facts_source(struct facts *f, const char *src)
 	char l[512];
 	unsigned int lo = f->lineno, hi = f->lineno;
 
-	f->line[0] = 0;
+	f->line[0] = f->site_text[0] = 0;
 	if (!read_lines(src, f->file, lo, hi, l, sizeof(l)) || is_comment(l))
 		return;
+	tl_copy(f->site_text, sizeof(f->site_text), l, strlen(l));
 	while (lo > 1 && f->lineno - lo < 3 &&
 	       read_lines(src, f->file, lo - 1, lo - 1, l, sizeof(l)) &&
 	       !ends_statement(l))

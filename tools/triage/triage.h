@@ -351,6 +351,7 @@ struct facts {
 	unsigned int lineno,
 		stmt_end; /* the site's line, the statement's last */
 	char line[512]; /* the statement at the site; "" without the source */
+	char site_text[256]; /* the site's own line of it */
 	char entry[FUNC_MAX + 48]; /* "sys_NAME[ (ioctl handler)]" or "" */
 	int census; /* static facts only */
 };
@@ -400,6 +401,19 @@ void class_counts(const struct sitetab *t, struct counts *k);
 
 int coverage_main(const struct lists *l, const char *census, const char *src,
 		  FILE *out);
+
+/* ---- findings.c: the findings of a set of runs, one report ---- */
+
+#define TREES_MAX 8
+
+struct trees {
+	int n;
+	const char *name[TREES_MAX]; /* "6.12.118" */
+	const char *dir[TREES_MAX];
+};
+
+int findings_report(FILE *out, const struct sitetab *st, const struct logs *lg,
+		    const struct trees *t, const char *src, int json);
 
 /* ---- syz.c: syz-manager's crash directories ---- */
 

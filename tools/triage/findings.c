@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * --findings: the findings of a set of runs, one report (Markdown or
+ * JSON). A finding is a site the rules judged suspicious (class finding,
+ * open until someone judges it), or a site whose annotations/sites.tsv row
+ * records the judgement: idiom "finding:NAME" on a row of class bug is a
+ * confirmed finding, whose fix is patches/findings/NAME.patch; idiom
+ * "rejected-finding" on any other row is a rejected one, the row's reason
+ * saying why. Each comes with its evidence (entry, value, the statement,
+ * the next use, a fix direction), the program that reached it, and
+ * whether its statement is still in each kernel tree given with --tree.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "triage.h"
+
+enum fverdict { V_NONE, V_OPEN, V_CONFIRMED, V_REJECTED };
+
+static const char *const verdict_names[] = {
+	"-",
+	"open",
+	"confirmed",
+	"rejected",
+};
+
+static enum fverdict verdict_of(const struct site *s)
+{
+	if (s->cls == CLS_FINDING)
+		return V_OPEN;
+	if (s->cls == CLS_KNOWN_BUG && !strncmp(s->idiom, "finding:", 8))
+		return V_CONFIRMED;
+	if (!strcmp(s->idiom, "rejected-finding"))
+		return V_REJECTED;
+	return V_NONE;
+}
+
+/*
+ * Is the statement at the site still in the tree? The line of the
+ * statement at the site, looked up in the same file of the other tree:
+ * its line number there, 0 if it is gone.
+ */
+static unsigned int still_in(const struct facts *f, const char *tree)
+{
+	char path[PATH_MAX_T * 2 + 2], buf[1024], want[256];
+	const char *s = f->site_text;
+	unsigned int n = 0;
+	FILE *fp;
+
+	if (!s[0])
+		return 0;
+	tl_copy(want, sizeof(want), s, strlen(s));
+	snprintf(path, sizeof(path), "%s/%s", tree, f->file);
+	fp = fopen(path, "r");
+	if (!fp)
+		return 0;
+	while (fgets(buf, sizeof(buf), fp)) {
+		n++;
+		if (strstr(buf, want)) {
+			fclose(fp);
+			return n;
+		}
+	}
+	fclose(fp);
+	return 0;
+}
+
+static void md_site(FILE *out, const struct site *s, const struct facts *f,
+		    const char *evidence, const struct trees *t,
+		    const struct logs *lg)
+{
+	char site[PATH_MAX_T + 32];
+	unsigned int at;
+	int i;
+
+	snprintf(site, sizeof(site), "%s:%u", s->r.file, s->r.line);
+	fprintf(out, "\n## %s in %s (%s)\n\n", site,
+		s->r.func[0] ? s->r.func : "?", verdict_names[verdict_of(s)]);
+	fprintf(out, "- kind: %s\n- reached by: %s (%s, line %lu)\n", s->r.kind,
+		s->r.workload[0] ? s->r.workload : "boot",
+		lg->names[s->first.log], s->first.line);
+	fprintf(out, "- judged: %s\n", s->reason);
+	for (i = 0; i < t->n; i++) {
+		at = still_in(f, t->dir[i]);
+		if (at)
+			fprintf(out, "- in %s: yes, %s:%u\n", t->name[i],
+				s->r.file, at);
+		else
+			fprintf(out, "- in %s: no\n", t->name[i]);
+	}
+	fprintf(out, "\n```\n%s\n```\n", evidence);
+}
+
+static void json_site_f(FILE *out, const struct site *s, const struct facts *f,
+			const char *evidence, const struct trees *t,
+			const struct logs *lg, int first)
+{
+	char site[PATH_MAX_T + 32];
+	int i;
+
+	snprintf(site, sizeof(site), "%s:%u", s->r.file, s->r.line);
+	fputs(first ? "\n    {\"site\": " : ",\n    {\"site\": ", out);
+	json_str(out, site);
+	fputs(", \"function\": ", out);
+	json_str(out, s->r.func);
+	fputs(", \"kind\": ", out);
+	json_str(out, s->r.kind);
+	fputs(", \"verdict\": ", out);
+	json_str(out, verdict_names[verdict_of(s)]);
+	fputs(",\n     \"rule\": ", out);
+	json_str(out, s->idiom);
+	fputs(", \"reason\": ", out);
+	json_str(out, s->reason);
+	fputs(",\n     \"workload\": ", out);
+	json_str(out, s->r.workload);
+	fputs(", \"log\": ", out);
+	json_str(out, lg->names[s->first.log]);
+	fprintf(out, ", \"line\": %lu, \"count\": %lu", s->first.line,
+		s->count);
+	fputs(",\n     \"entry\": ", out);
+	json_str(out, f->entry);
+	fputs(", \"detail\": ", out);
+	json_str(out, s->r.detail);
+	fputs(",\n     \"evidence\": ", out);
+	json_str(out, evidence);
+	fputs(",\n     \"kernels\": {", out);
+	for (i = 0; i < t->n; i++) {
+		fputs(i ? ", " : "", out);
+		json_str(out, t->name[i]);
+		fprintf(out, ": %u", still_in(f, t->dir[i]));
+	}
+	fputs("}}", out);
+}
+
+int findings_report(FILE *out, const struct sitetab *st, const struct logs *lg,
+		    const struct trees *t, const char *src, int json)
+{
+	char evidence[2048];
+	struct facts f;
+	unsigned long count[4] = { 0 };
+	size_t i;
+	int n = 0;
+
+	if (json)
+		fputs("{\n  \"tool\": \"ubsan-triage --findings\",\n"
+		      "  \"findings\": [",
+		      out);
+	else
+		fputs("# Findings\n", out);
+	for (i = 0; i < st->n; i++) {
+		const struct site *s = st->v[i];
+		enum fverdict v = verdict_of(s);
+
+		if (v == V_NONE)
+			continue;
+		count[v]++;
+		facts_of_report(&f, &s->r, src);
+		finding_text(&f, src, s->reason, evidence, sizeof(evidence));
+		if (json)
+			json_site_f(out, s, &f, evidence, t, lg, !n);
+		else
+			md_site(out, s, &f, evidence, t, lg);
+		n++;
+	}
+	if (json) {
+		fprintf(out,
+			"\n  ],\n  \"summary\": {\"findings\": %d, \"open\": "
+			"%lu, \"confirmed\": %lu, \"rejected\": %lu}\n}\n",
+			n, count[V_OPEN], count[V_CONFIRMED],
+			count[V_REJECTED]);
+	} else {
+		fprintf(out,
+			"\n%d finding(s): %lu open, %lu confirmed, %lu "
+			"rejected, in %d log(s)\n",
+			n, count[V_OPEN], count[V_CONFIRMED], count[V_REJECTED],
+			lg->n);
+	}
+	return count[V_OPEN] ? 1 : 0;
+}
