@@ -169,7 +169,15 @@ static void cov_print(FILE *out, const struct lists *l, const struct cov *v)
 				v->partial[i * NKINDS + k]);
 		fprintf(out, "  (%s)\n", l->rules[i].where);
 	}
-	fprintf(out, "%-29s", "no rule");
+	fputs("judged at run time only (by the value or the stack):", out);
+	for (i = 0; i < l->nrules; i++)
+		if (!rule_is_static(&l->rules[i]) &&
+		    strcmp(rule_class(&l->rules[i]), "hint") &&
+		    (i == 0 || strcmp(rule_name(&l->rules[i]),
+				      rule_name(&l->rules[i - 1]))))
+			fprintf(out, " %s", rule_name(&l->rules[i]));
+	fprintf(out, ", and every check reached from a system call\n");
+	fprintf(out, "%-29s", "no static rule");
 	for (k = 0; k < NKINDS; k++)
 		fprintf(out, " %26lu", v->none[k]);
 	fprintf(out, "\n%-29s", "checks");

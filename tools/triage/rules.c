@@ -509,11 +509,20 @@ int rule_matches(const struct tsv_row *i, const struct facts *f,
 	if (!any(i->f[RC_LINE]) &&
 	    (!f->line[0] || !glob_or_any(i->f[RC_LINE], f->line)))
 		return 0;
+	if (f->census && any(i->f[RC_DETAIL]) && any(i->f[RC_ORIGIN]))
+		return 1;
 	if (f->census)
-		return any(i->f[RC_DETAIL]) && any(i->f[RC_ORIGIN]) ? 1 : 2;
+		return rule_is_static(i) ? 2 : 0;
 	if (!glob_or_any(i->f[RC_DETAIL], f->detail))
 		return 0;
 	return origin_match(i->f[RC_ORIGIN], f);
+}
+
+/* Does the rule name anything a census row has: types, a function... */
+int rule_is_static(const struct tsv_row *i)
+{
+	return !any(i->f[RC_TYPES]) || !any(i->f[RC_FUNCTION]) ||
+	       !any(i->f[RC_FILE]) || !any(i->f[RC_LINE]);
 }
 
 const char *rule_name(const struct tsv_row *i)

@@ -361,6 +361,7 @@ void facts_entry(const struct report *r, char *out, size_t sz);
 void facts_source(struct facts *f, const char *src);
 int rule_matches(const struct tsv_row *i, const struct facts *f,
 		 const struct report *r);
+int rule_is_static(const struct tsv_row *i);
 const char *rule_name(const struct tsv_row *i);
 const char *rule_class(const struct tsv_row *i);
 const char *rule_reason(const struct tsv_row *i);
