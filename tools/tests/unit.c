@@ -199,6 +199,49 @@ static void test_json(void)
 	CHECK_STR(buf, "\"\xc3\xa9 \\ufffd \\ufffd\\ufffd\"");
 }
 
+/* The writer's three layouts, nested, and empty containers. */
+static void test_json_writer(void)
+{
+	char buf[512] = "";
+	FILE *f = fmemopen(buf, sizeof(buf), "w");
+	struct json j;
+	int i;
+
+	json_init(&j, f);
+	json_object(&j, NULL, JSON_LINES);
+	json_string(&j, "a", "x");
+	json_array(&j, "rows", JSON_ROWS);
+	json_object(&j, NULL, JSON_INLINE);
+	json_uint(&j, "n", 1);
+	json_bool(&j, "b", 0);
+	json_end(&j);
+	json_array(&j, NULL, JSON_INLINE);
+	json_end(&j);
+	json_end(&j);
+	json_array(&j, "lines", JSON_LINES);
+	json_null(&j, NULL);
+	json_fixed(&j, NULL, 0.5, 3);
+	json_end(&j);
+	json_array(&j, "none", JSON_LINES);
+	json_end(&j);
+	json_end(&j);
+	fclose(f);
+	CHECK_STR(buf, "{\n  \"a\": \"x\",\n  \"rows\": [\n"
+		       "    {\"n\": 1, \"b\": false},\n    []],\n"
+		       "  \"lines\": [\n    null,\n    0.500\n  ],\n"
+		       "  \"none\": [\n  ]\n}\n");
+	/* past JSON_DEPTH: left out, and the document stays whole */
+	f = fmemopen(buf, sizeof(buf), "w");
+	json_init(&j, f);
+	for (i = 0; i < JSON_DEPTH + 2; i++)
+		json_array(&j, NULL, JSON_INLINE);
+	json_uint(&j, NULL, 7);
+	for (i = 0; i < JSON_DEPTH + 2; i++)
+		json_end(&j);
+	fclose(f);
+	CHECK_STR(buf, "[[[[[[[[]]]]]]]]\n");
+}
+
 #define EQ                                                           \
 	"[    1.000000] "                                            \
 	"==========================================================" \
@@ -817,6 +860,7 @@ int main(void)
 	test_kinds();
 	test_globs();
 	test_json();
+	test_json_writer();
 	test_kit_report();
 	test_truncated();
 	test_cut_here();
