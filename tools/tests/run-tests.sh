@@ -460,7 +460,8 @@ if [ -d "$PEER_LOGS/syzkaller" ]; then
 	[ $? -eq 0 ] && ok || bad "exit status with every site classified"
 	"$TRIAGE" --fp-rate --ignorelist "$ex/sanitizer-ignorelist" \
 		--annotations "$ex/annotations/sites.tsv" \
-		--known-bugs "$ex/patches/regressions/known-bugs.tsv" "$@" \
+		--known-bugs "$ex/corpus/example-devio/known-bugs.tsv" \
+		--known-bugs "$ex/corpus/example-lkdtm/known-bugs.tsv" "$@" \
 		>"$TMPDIR_T/fp.out"
 	grep -q '^ignorelisted 1$' "$TMPDIR_T/fp.out" &&
 		grep -q '^fp_rate      0/0 = -$' "$TMPDIR_T/fp.out" && ok ||
@@ -468,6 +469,35 @@ if [ -d "$PEER_LOGS/syzkaller" ]; then
 	"$TRIAGE" --annotations "$ex/none.tsv" "$1" >/dev/null 2>&1
 	[ $? -eq 2 ] && ok || bad "missing --annotations file is not exit 2"
 fi
+
+# 6b. --kit reads every corpus/<bug>/known-bugs.tsv, in the order of the
+# folders' names (the first matching row names the bug), and a bad file is
+# exit 2 naming file:line
+kb=$TMPDIR_T/kit-corpus
+rm -rf "$kb"
+mkdir -p "$kb/corpus/b-second" "$kb/corpus/a-first" "$kb/corpus/c-none"
+kbrow() { # name
+	printf 'name\tfile\tfunction\tkind\tfix\tcve\tdetail\n'
+	printf '%s\tlib/a.c\t*\tshift-out-of-bounds\t-\t-\n' "$1"
+}
+kbrow b-second >"$kb/corpus/b-second/known-bugs.tsv"
+kbrow a-first >"$kb/corpus/a-first/known-bugs.tsv"
+"$TRIAGE" --json --kit "$kb" "$TMPDIR_T/one.log" >"$TMPDIR_T/kb.json"
+st=$?
+[ $st -eq 0 ] && grep -q '"reason": "a-first fix' \
+	"$TMPDIR_T/kb.json" && ok ||
+	bad "--kit corpus/*/known-bugs.tsv (status $st): $(grep reason "$TMPDIR_T/kb.json")"
+printf 'name\tfile\tfunction\n' >"$kb/corpus/c-none/known-bugs.tsv"
+"$TRIAGE" --kit "$kb" "$TMPDIR_T/one.log" >/dev/null 2>"$TMPDIR_T/err"
+st=$?
+[ $st -eq 2 ] && grep -qF "$kb/corpus/c-none/known-bugs.tsv:1: " "$TMPDIR_T/err" &&
+	ok || bad "a known-bugs.tsv with a bad header (status $st): $(cat "$TMPDIR_T/err")"
+{ kbrow c-none; printf '# a comment\nc-none-2\tlib/b.c\tf\n'; } \
+	>"$kb/corpus/c-none/known-bugs.tsv"
+"$TRIAGE" --kit "$kb" "$TMPDIR_T/one.log" >/dev/null 2>"$TMPDIR_T/err"
+st=$?
+[ $st -eq 2 ] && grep -qF "$kb/corpus/c-none/known-bugs.tsv:4: " "$TMPDIR_T/err" &&
+	ok || bad "a known-bugs.tsv row without a kind (status $st): $(cat "$TMPDIR_T/err")"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
