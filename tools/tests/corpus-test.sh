@@ -59,7 +59,7 @@ for f in "$dir"/*; do
 		{ while (empty) { print "" > lf; empty-- } print > lf }
 		END { printf "%s\037%s\037%s\n", ti, fa, c > vf }
 	' "$f"; then
-		bad "$name" "cannot read it"
+		bad "file $name" "cannot read it"
 		continue
 	fi
 	IFS=$(printf '\037') read -r title frame corr <"$tmp/vars"
@@ -130,9 +130,9 @@ $field '$g', syzkaller '$want'"
 		fi
 	done
 	if [ -z "$diffs" ]; then
-		ok "$name"
+		ok "file $name"
 	else
-		bad "$name" "$(printf '%s\n' "$diffs" | sed 1d)"
+		bad "file $name" "$(printf '%s\n' "$diffs" | sed 1d)"
 	fi
 	# the measures (against syzkaller, known differences or not)
 	if [ "$scope" = out ]; then
