@@ -3,6 +3,7 @@
  * ubsan-triage: triage UBSAN and crash reports in kernel console logs.
  * See tools/README.md.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -90,11 +91,12 @@ static void usage(FILE *f)
 	      "                      runner's boots.tsv files, not logs\n"
 	      "  --kit DIR           DIR/sanitizer-ignorelist/*.scl,\n"
 	      "                      DIR/annotations/sites.tsv,\n"
-	      "                      DIR/patches/regressions/known-bugs.tsv\n"
+	      "                      DIR/annotations/idioms.tsv,\n"
+	      "                      DIR/corpus/*/known-bugs.tsv\n"
 	      "  --ignorelist PATH   special case list file or directory of "
 	      "*.scl\n"
 	      "  --annotations FILE  annotations/sites.tsv\n"
-	      "  --known-bugs FILE   patches/regressions/known-bugs.tsv\n"
+	      "  --known-bugs FILE   a known-bugs.tsv (repeatable)\n"
 	      "  --vmlinux FILE      symbolize frames with llvm-symbolizer\n"
 	      "  --src DIR           the kernel tree, for the source line at a "
 	      "site\n"
@@ -122,18 +124,72 @@ static void usage(FILE *f)
 	      f);
 }
 
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * Every DIR/corpus/<bug>/known-bugs.tsv, in the order of the folders'
+ * names. Returns how many were read, or -1 (the error names the file).
+ */
+static int load_corpus_bugs(struct lists *l, const char *dir)
+{
+	char corpus[4096], path[4096 + 300], **names = NULL, **nn;
+	struct dirent *de;
+	size_t n = 0, i;
+	int found = 0, ret = 0;
+	DIR *d;
+
+	snprintf(corpus, sizeof(corpus), "%s/corpus", dir);
+	d = opendir(corpus);
+	if (!d)
+		return 0;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		nn = realloc(names, (n + 1) * sizeof(*nn));
+		if (!nn || !(nn[n] = strdup(de->d_name))) {
+			names = nn ? nn : names;
+			ret = -1;
+			break;
+		}
+		names = nn;
+		n++;
+	}
+	closedir(d);
+	qsort(names, n, sizeof(*names), cmp_name);
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/%.255s/known-bugs.tsv", corpus,
+			 names[i]);
+		if (!ret && !access(path, F_OK)) {
+			found++;
+			if (lists_load_known_bugs(l, path, 1))
+				ret = -1;
+		}
+		free(names[i]);
+	}
+	free(names);
+	return ret ? ret : found;
+}
+
 static int load_kit(struct lists *l, const char *dir)
 {
 	char buf[4096];
-	int ret = 0;
+	int ret = 0, bugs;
 
 	snprintf(buf, sizeof(buf), "%s/sanitizer-ignorelist", dir);
 	ret |= lists_load_ignorelist(l, buf, 0);
 	snprintf(buf, sizeof(buf), "%s/annotations/sites.tsv", dir);
 	ret |= lists_load_annotations(l, buf, 0);
+	bugs = load_corpus_bugs(l, dir);
+	if (bugs < 0)
+		ret = -1;
+	/* a checkout from before the corpus folders (issue 28) */
 	snprintf(buf, sizeof(buf), "%s/patches/regressions/known-bugs.tsv",
 		 dir);
-	ret |= lists_load_known_bugs(l, buf, 0);
+	if (!bugs)
+		ret |= lists_load_known_bugs(l, buf, 0);
 	snprintf(buf, sizeof(buf), "%s/annotations/rules.tsv", dir);
 	ret |= lists_load_rules(l, buf, 0);
 	return ret;

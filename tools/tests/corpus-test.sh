@@ -5,9 +5,10 @@
 # report), with the known differences of the expectations file.
 #
 # usage: corpus-test.sh TRIAGE CORPUS-DIR EXPECT-FILE TMPDIR
-# Prints "FAIL: ..." per difference not in EXPECT-FILE (and per entry of
-# EXPECT-FILE that no longer differs), the measures, and a last line
-# "corpus: N passed, M failed" (one per file). Exit status 1 on a failure.
+# Prints KTAP: one test per file ("not ok" with each difference not in
+# EXPECT-FILE, and each entry of EXPECT-FILE that no longer differs), the
+# measures as "#" lines, and a last plain line "N passed, M failed".
+# Exit status 1 on a failure.
 #
 # How a file reads (the corpus's README): "KEY: value" header lines up to
 # the first empty line (none if the file starts with one), then the console
@@ -20,6 +21,9 @@ set -u
 triage=$1 dir=$2 expect=$3 tmp=$4
 export LC_ALL=C
 mkdir -p "$tmp"
+KTAP_BUF=$tmp/ktap
+# shellcheck source=tests/ktap.sh
+. "$(dirname "$0")/ktap.sh"
 
 # The expected values of one file: kit's override, else syzkaller's.
 overrides() { # file -> "field<TAB>value" lines
@@ -34,7 +38,6 @@ kit_value() {
 }
 
 # Known differences must still be differences (else the list is stale).
-pass=0 fail=0
 scope_in=0 det=0 tok=0 fnamed=0 fok=0 cok=0 nocrash=0 noreport=0
 ubsan=0 ubsan_ok=0 out=0
 for f in "$dir"/*; do
@@ -56,8 +59,7 @@ for f in "$dir"/*; do
 		{ while (empty) { print "" > lf; empty-- } print > lf }
 		END { printf "%s\037%s\037%s\n", ti, fa, c > vf }
 	' "$f"; then
-		echo "FAIL: corpus $name: cannot read it"
-		fail=$((fail + 1))
+		bad "file $name" "cannot read it"
 		continue
 	fi
 	IFS=$(printf '\037') read -r title frame corr <"$tmp/vars"
@@ -101,7 +103,7 @@ for f in "$dir"/*; do
 			sed -n 's/.* in \([a-zA-Z0-9_][a-zA-Z0-9_]*\).*/\1/p')
 	fi
 	[ "$wfunc" = corrupted ] && wfunc=
-	bad=
+	diffs=
 	for field in report title function corrupted; do
 		case $field in
 		report) want=$wreport g=$greport ;;
@@ -116,22 +118,21 @@ for f in "$dir"/*; do
 		kit=$(kit_value "$field")
 		if [ -n "$kit" ]; then
 			if [ "$kit" = "$want" ]; then
-				bad="$bad
-FAIL: corpus $name: $field: the expectation equals syzkaller's '$want'"
+				diffs="$diffs
+$field: the expectation equals syzkaller's '$want'"
 			elif [ "$g" != "$kit" ]; then
-				bad="$bad
-FAIL: corpus $name: $field '$g', expected (known difference) '$kit'"
+				diffs="$diffs
+$field '$g', expected (known difference) '$kit'"
 			fi
 		elif [ "$g" != "$want" ]; then
-			bad="$bad
-FAIL: corpus $name: $field '$g', syzkaller '$want'"
+			diffs="$diffs
+$field '$g', syzkaller '$want'"
 		fi
 	done
-	if [ -z "$bad" ]; then
-		pass=$((pass + 1))
+	if [ -z "$diffs" ]; then
+		ok "file $name"
 	else
-		fail=$((fail + 1))
-		printf '%s\n' "$bad" | sed 1d
+		bad "file $name" "$(printf '%s\n' "$diffs" | sed 1d)"
 	fi
 	# the measures (against syzkaller, known differences or not)
 	if [ "$scope" = out ]; then
@@ -158,19 +159,20 @@ done
 # entries for files that are not in the corpus
 awk -F'\t' '!/^#/ && NF { print $1 }' "$expect" | sort -u |
 	while read -r name; do
-		[ -f "$dir/$name" ] || echo "FAIL: corpus: $expect names $name, not in $dir"
+		[ -f "$dir/$name" ] || echo "$expect names $name, not in $dir"
 	done >"$tmp/stale"
 if [ -s "$tmp/stale" ]; then
-	cat "$tmp/stale"
-	fail=$((fail + 1))
+	bad "expectations name corpus files" "$(cat "$tmp/stale")"
+else
+	ok "expectations name corpus files"
 fi
 # a reading that finds no crash at all is a broken test, not a pass
 if [ "$scope_in" -eq 0 ] || [ "$det" -eq 0 ]; then
-	echo "FAIL: corpus: no crash found in $dir"
-	fail=$((fail + 1))
+	bad "crashes found" "no crash found in $dir"
+else
+	ok "crashes found"
 fi
 pct() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f%%", b ? 100 * a / b : 0 }'; }
-echo "corpus: $scope_in crash files in scope: reported $det, title $tok ($(pct "$tok" "$scope_in")), function $fok of $fnamed ($(pct "$fok" "$fnamed")), corrupted flag $cok ($(pct "$cok" "$scope_in")), UBSAN $ubsan_ok of $ubsan"
-echo "corpus: $nocrash files without a crash: $noreport with a report; $out out of scope"
-echo "corpus: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+diag "corpus: $scope_in crash files in scope: reported $det, title $tok ($(pct "$tok" "$scope_in")), function $fok of $fnamed ($(pct "$fok" "$fnamed")), corrupted flag $cok ($(pct "$cok" "$scope_in")), UBSAN $ubsan_ok of $ubsan"
+diag "corpus: $nocrash files without a crash: $noreport with a report; $out out of scope"
+ktap_end

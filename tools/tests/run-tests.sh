@@ -1,28 +1,28 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Test driver for ubsan-triage; prints a last line "N passed, M failed".
+# Test driver for ubsan-triage. Prints KTAP (the unit tests' and the
+# corpus test's results folded in, renumbered), then a last plain line
+# "N passed, M failed".
 # Environment: TRIAGE, UNIT (binaries), TESTDATA (corpus dir), PEER_LOGS
-# (shared/peer-logs), TMPDIR_T (scratch dir), CC.
+# (shared/peer-logs), TMPDIR_T (scratch dir), CC; UPDATE=1 rewrites each
+# testdata/NAME.expected (not the "# subset" ones) from the current output
+# instead of comparing (make -C tools update), then review the diff.
+# ok never fails, so "CHECK && ok NAME || bad NAME" is if-then-else here:
+# shellcheck disable=SC2015
 set -u
 : "${TRIAGE:?}" "${UNIT:?}" "${TESTDATA:=testdata}" "${PEER_LOGS:=}"
-: "${TMPDIR_T:=/tmp/ubsan-triage-test.$$}" "${CC:=cc}"
+: "${TMPDIR_T:=/tmp/ubsan-triage-test.$$}" "${CC:=cc}" "${UPDATE:=}"
 mkdir -p "$TMPDIR_T"
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+KTAP_BUF=$TMPDIR_T/ktap
+# shellcheck source=tests/ktap.sh
+. "$(dirname "$0")/ktap.sh"
 
 # 1. unit tests (C)
-out=$("$UNIT")
+"$UNIT" >"$TMPDIR_T/unit.out"
 st=$?
-echo "$out" | grep -v '^unit:'
-u=$(echo "$out" | sed -n 's/^unit: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p')
-if [ -z "$u" ]; then
-	bad "unit tests did not finish (status $st)"
-else
-	pass=$((pass + ${u% *}))
-	fail=$((fail + ${u#* }))
-fi
+fold unit "$TMPDIR_T/unit.out"
+tail -n 1 "$TMPDIR_T/unit.out" | grep -q '^[0-9]* passed, [0-9]* failed$' ||
+	bad "unit tests finished" "status $st"
 
 # 2. corpus: every testdata/*.log with a sibling .expected (the --tsv
 # output; if its first line is "# subset", each other line must occur).
@@ -36,24 +36,29 @@ check_expected() { # input base [--syz]
 	# shellcheck disable=SC2086
 	"$TRIAGE" --tsv $args ${3-} "$1" >"$TMPDIR_T/out.tsv" 2>"$TMPDIR_T/err"
 	st=$?
+	t="expected ${2##*/}"
 	if [ "$st" -ge 2 ]; then
-		bad "$1: exit status $st: $(cat "$TMPDIR_T/err")"
+		bad "$t" "exit status $st: $(cat "$TMPDIR_T/err")"
 		return
 	fi
 	if [ "$(head -n 1 "$2.expected")" = "# subset" ]; then
 		missing=$(sed 1d "$2.expected" | while IFS= read -r l; do
 			grep -qxF -- "$l" "$TMPDIR_T/out.tsv" || echo "$l"
 		done)
-		if [ -z "$missing" ]; then ok; else
-			bad "$1: lines not in output:"
-			echo "$missing"
+		if [ -z "$missing" ]; then ok "$t (subset)"; else
+			bad "$t (subset)" "lines not in output:
+$missing"
 		fi
 	elif diff -u "$2.expected" "$TMPDIR_T/out.tsv" >"$TMPDIR_T/diff"
 	then
-		ok
+		ok "$t"
+	elif [ -n "$UPDATE" ]; then
+		cp "$TMPDIR_T/out.tsv" "$2.expected"
+		ok "$t"
+		diag "updated $2.expected"
 	else
-		bad "$1: output differs from $2.expected"
-		cat "$TMPDIR_T/diff"
+		bad "$t" "output differs from $2.expected:
+$(cat "$TMPDIR_T/diff")"
 	fi
 }
 for log in "$TESTDATA"/*.log; do
@@ -87,12 +92,12 @@ syz_layout() { # layout dest
 				command -v sha1sum >/dev/null &&
 				[ "$(printf '%s' "$sarg" | sha1sum | cut -c1-40)" != "$sdir" ]
 			then
-				bad "$1: $sdir is not the sha1 of '$sarg'"
+				bad "layout ${1##*/}" "$sdir is not the sha1 of '$sarg'"
 			fi
 			;;
 		testdata)
 			cp "$TESTDATA/$sarg" "$sd/$sfile" ||
-				bad "$1: $sdir/$sfile: cannot copy $TESTDATA/$sarg"
+				bad "layout ${1##*/}" "$sdir/$sfile: cannot copy $TESTDATA/$sarg"
 			;;
 		peer-log | peer-report)
 			if [ ! -d "$PEER_LOGS/${sarg%%/*}" ]; then
@@ -104,7 +109,7 @@ syz_layout() { # layout dest
 			# before "REPORT:" (trailing empty lines left out), the
 			# report after that line
 			if [ ! -f "$PEER_LOGS/$sarg" ]; then
-				bad "$1: $sdir/$sfile: no file $PEER_LOGS/$sarg"
+				bad "layout ${1##*/}" "$sdir/$sfile: no file $PEER_LOGS/$sarg"
 			elif ! awk -v part="${show#peer-}" '
 				{ gsub(/\r/, "") }
 				!body { if ($0 == "") body = 1; next }
@@ -115,11 +120,11 @@ syz_layout() { # layout dest
 				{ while (empty) { print ""; empty-- } print }
 			' "$PEER_LOGS/$sarg" >"$sd/$sfile" || [ ! -s "$sd/$sfile" ]
 			then
-				bad "$1: $sdir/$sfile: no $show in $PEER_LOGS/$sarg"
+				bad "layout ${1##*/}" "$sdir/$sfile: no $show in $PEER_LOGS/$sarg"
 			fi
 			;;
 		*)
-			bad "$1: $sdir/$sfile: unknown source '$show'"
+			bad "layout ${1##*/}" "$sdir/$sfile: unknown source '$show'"
 			;;
 		esac
 	done <"$1"
@@ -138,7 +143,7 @@ for layout in "$TESTDATA"/*.layout; do
 	if [ ! -s "$TMPDIR_T/$name.skipped" ]; then
 		check_expected "$TMPDIR_T/$name" "${layout%.layout}" --syz
 	else
-		echo "note: no peer logs at '$PEER_LOGS', $name.expected skipped"
+		skip "expected $name" "no peer logs at '$PEER_LOGS'"
 	fi
 done
 
@@ -169,28 +174,28 @@ if [ -d "$PEER_LOGS/syzkaller" ]; then
 		own=$(jfield title "$TMPDIR_T/peer.json")
 		gotc=$(jfield corrupted "$TMPDIR_T/peer.json")
 		if [ "$syz" = "$title" ] || { [ -n "$alt" ] && [ "$syz" = "$alt" ]; }
-		then ok; else
-			bad "peer $name: syz_title '$syz', syzkaller '$title'"
+		then ok "peer $name: syz_title"; else
+			bad "peer $name: syz_title" "'$syz', syzkaller '$title'"
 		fi
 		want=$(exp "$name" title)
 		[ -n "$want" ] || want=$title
-		if [ "$own" = "$want" ]; then ok; else
-			bad "peer $name: title '$own', expected '$want'"
+		if [ "$own" = "$want" ]; then ok "peer $name: title"; else
+			bad "peer $name: title" "'$own', expected '$want'"
 		fi
 		want=$(exp "$name" corrupted)
 		[ -n "$want" ] || want=$corr
-		if [ "$gotc" = "$want" ]; then ok; else
-			bad "peer $name: corrupted $gotc, expected $want"
+		if [ "$gotc" = "$want" ]; then ok "peer $name: corrupted"; else
+			bad "peer $name: corrupted" "$gotc, expected $want"
 		fi
 		gott=$(jfield truncated "$TMPDIR_T/peer.json")
 		want=$(exp "$name" truncated)
 		[ -n "$want" ] || want=false
-		if [ "$gott" = "$want" ]; then ok; else
-			bad "peer $name: truncated $gott, expected $want"
+		if [ "$gott" = "$want" ]; then ok "peer $name: truncated"; else
+			bad "peer $name: truncated" "$gott, expected $want"
 		fi
 	done
 else
-	echo "note: no peer logs at '$PEER_LOGS', skipped"
+	skip "peer logs" "no peer logs at '$PEER_LOGS'"
 fi
 
 # 3b. syzkaller's whole report-parser corpus, with the known differences
@@ -199,31 +204,30 @@ if [ -d "$PEER_LOGS/syzkaller-corpus" ]; then
 	sh "$(dirname "$0")/corpus-test.sh" "$TRIAGE" \
 		"$PEER_LOGS/syzkaller-corpus" "$TESTDATA/syzkaller-corpus.expect" \
 		"$TMPDIR_T/corpus" >"$TMPDIR_T/corpus.out"
-	grep -v '^corpus: [0-9]* passed' "$TMPDIR_T/corpus.out"
-	c=$(sed -n 's/^corpus: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' \
-		"$TMPDIR_T/corpus.out")
-	if [ -z "$c" ]; then
-		bad "corpus test did not finish"
-	else
-		pass=$((pass + ${c% *}))
-		fail=$((fail + ${c#* }))
-	fi
+	fold corpus "$TMPDIR_T/corpus.out"
+	tail -n 1 "$TMPDIR_T/corpus.out" |
+		grep -q '^[0-9]* passed, [0-9]* failed$' ||
+		bad "corpus test finished"
 else
-	echo "note: no corpus at '$PEER_LOGS/syzkaller-corpus', skipped"
+	skip "syzkaller corpus" "no corpus at '$PEER_LOGS/syzkaller-corpus'"
 fi
 
 # 4. exit codes
 printf 'UBSAN: shift-out-of-bounds in lib/a.c:1:2\n' >"$TMPDIR_T/one.log"
 "$TRIAGE" "$TMPDIR_T/one.log" >/dev/null
-[ $? -eq 1 ] && ok || bad "exit status for a new report is not 1"
+st=$? t="exit status 1 for a new report"
+[ $st -eq 1 ] && ok "$t" || bad "$t"
 "$TRIAGE" --filter-kind none "$TMPDIR_T/one.log" >/dev/null
-[ $? -eq 0 ] && ok || bad "exit status without reports is not 0"
+st=$? t="exit status 0 without reports"
+[ $st -eq 0 ] && ok "$t" || bad "$t"
 "$TRIAGE" "$TMPDIR_T/does-not-exist" >/dev/null 2>&1
-[ $? -eq 2 ] && ok || bad "exit status for a missing log is not 2"
+st=$? t="exit status 2 for a missing log"
+[ $st -eq 2 ] && ok "$t" || bad "$t"
 "$TRIAGE" --no-such-option >/dev/null 2>&1
-[ $? -eq 2 ] && ok || bad "exit status for a bad option is not 2"
+st=$? t="exit status 2 for a bad option"
+[ $st -eq 2 ] && ok "$t" || bad "$t"
 "$TRIAGE" - <"$TMPDIR_T/one.log" | grep -q 'shift-out-of-bounds' &&
-	ok || bad "stdin input"
+	ok "stdin input" || bad "stdin input"
 
 # 4b. --fp-rate gives no rate over sites nobody has explained: on the fixed
 # kernel's log, without lists every site is unexplained (no rate) but the 4
@@ -234,8 +238,9 @@ fx=$TESTDATA/kit-fixed-test-ubsan.log
 "$TRIAGE" --fp-rate "$fx" >"$TMPDIR_T/fp0.out"
 grep -q '^unexplained  23$' "$TMPDIR_T/fp0.out" &&
 	grep -q '^findings     4$' "$TMPDIR_T/fp0.out" &&
-	grep -q '^fp_rate      0/0 = -$' "$TMPDIR_T/fp0.out" && ok ||
-	bad "--fp-rate without lists: $(cat "$TMPDIR_T/fp0.out")"
+	grep -q '^fp_rate      0/0 = -$' "$TMPDIR_T/fp0.out" &&
+	ok "--fp-rate without lists" ||
+	bad "--fp-rate without lists" "$(cat "$TMPDIR_T/fp0.out")"
 { head -n 1 "$kit/annotations/sites.tsv"
 	grep -m 1 '	romchecksum	' "$kit/annotations/sites.tsv"
 } >"$TMPDIR_T/one.tsv"
@@ -243,10 +248,11 @@ grep -q '^unexplained  23$' "$TMPDIR_T/fp0.out" &&
 	>"$TMPDIR_T/fp1.out"
 grep -q '^unexplained  22$' "$TMPDIR_T/fp1.out" &&
 	grep -q '^findings     4$' "$TMPDIR_T/fp1.out" &&
-	grep -q '^fp_rate      1/1 = 1.000$' "$TMPDIR_T/fp1.out" && ok ||
-	bad "--fp-rate with one annotation: $(cat "$TMPDIR_T/fp1.out")"
-"$TRIAGE" --json "$fx" | grep -q '"fp_rate": null' && ok ||
-	bad "JSON fp_rate over no explained site is not null"
+	grep -q '^fp_rate      1/1 = 1.000$' "$TMPDIR_T/fp1.out" &&
+	ok "--fp-rate with one annotation" ||
+	bad "--fp-rate with one annotation" "$(cat "$TMPDIR_T/fp1.out")"
+t="JSON fp_rate null over no explained site"
+"$TRIAGE" --json "$fx" | grep -q '"fp_rate": null' && ok "$t" || bad "$t"
 
 # 4c. --syz: syz-manager's crash directories, laid out from
 # testdata/syz-workdir.layout (see testdata/README.md; its whole TSV is
@@ -255,7 +261,7 @@ grep -q '^unexplained  22$' "$TMPDIR_T/fp1.out" &&
 # need the peer logs; those on the kit's own logs and on bad directories
 # do not. The workdir was laid out in section 2.
 wd=$TMPDIR_T/syz-workdir
-[ -f "$wd.skipped" ] || bad "no $TESTDATA/syz-workdir.layout"
+[ -f "$wd.skipped" ] || bad "--syz workdir layout" "no $TESTDATA/syz-workdir.layout"
 kasan=$wd/crashes/3ea704d1bcfd49f36299dd5923d683d0ff2e0dd7
 xfrm=$wd/crashes/1f2e006e51c567080c3f8e23cf3bc2076f36da8e
 kmsan=$wd/crashes/8349eecbcdab8348c30b208425da0ccb555b5e59
@@ -265,8 +271,8 @@ syzrows() { # ubsan-triage arguments -> "kind function count workload" rows
 	"$TRIAGE" --tsv "$@" 2>&1 | cut -f2,4,5,9
 }
 syzcheck() { # label want got
-	if [ "$2" = "$3" ]; then ok; else
-		bad "--syz $1: got '$3', want '$2'"
+	if [ "$2" = "$3" ]; then ok "--syz $1"; else
+		bad "--syz $1" "got '$3', want '$2'"
 	fi
 }
 tab=$(printf '\t')
@@ -311,32 +317,38 @@ if [ -f "$wd.skipped" ] && [ ! -s "$wd.skipped" ]; then
 		echo '        {"name": "af59656b2b15a9fcd6f5805398c56f4b3c44336b", "description": "general protection fault in corrupted"'
 		echo '        {"name": "e0033969c9c799c8fdaa54f2f46bc82b9f1c7103", "description": "BUG: using __this_cpu_read() in preemptible code in ipcomp_init_state"'
 	} >"$TMPDIR_T/syz.want"
-	if diff -u "$TMPDIR_T/syz.want" "$TMPDIR_T/syz.got"; then ok; else
-		bad "--syz --json: the crash directories of ipcomp_init_state's site"
+	t="--syz --json: the crash directories of ipcomp_init_state's site"
+	if diff -u "$TMPDIR_T/syz.want" "$TMPDIR_T/syz.got" >"$TMPDIR_T/diff"
+	then ok "$t"; else
+		bad "$t" "differs:
+$(cat "$TMPDIR_T/diff")"
 	fi
 	"$TRIAGE" --json --syz "$kmsan/" |
 		grep -q '^        {"name": "8349eecbcdab8348c30b208425da0ccb555b5e59", "description": "KMSAN: uninit-value in prepare_task_switch", "path": ' &&
-		ok || bad "--syz --json: a crash directory named with a trailing /"
+		ok "--syz --json: a crash directory named with a trailing /" ||
+		bad "--syz --json: a crash directory named with a trailing /"
 	# classes, --fp-rate and exit status through --syz
 	"$TRIAGE" --fp-rate --kit "$kit" --syz "$wd" >"$TMPDIR_T/syz.fp"
 	st=$?
 	[ $st -eq 1 ] && grep -q '^unexplained  0$' "$TMPDIR_T/syz.fp" &&
-		grep -q '^fp_rate      13/17 = 0.765$' "$TMPDIR_T/syz.fp" && ok ||
-		bad "--syz --fp-rate --kit (status $st): $(cat "$TMPDIR_T/syz.fp")"
+		grep -q '^fp_rate      13/17 = 0.765$' "$TMPDIR_T/syz.fp" &&
+		ok "--syz --fp-rate --kit" ||
+		bad "--syz --fp-rate --kit" "status $st: $(cat "$TMPDIR_T/syz.fp")"
 	"$TRIAGE" --kit "$kit" --filter-kind implicit-conversion --syz "$wd" \
 		>/dev/null
-	[ $? -eq 0 ] && ok ||
-		bad "--syz: status with every site classified not 0"
+	st=$? t="--syz: status 0 with every site classified"
+	[ $st -eq 0 ] && ok "$t" || bad "$t"
 	"$TRIAGE" --syz "$wd" >/dev/null
-	[ $? -eq 1 ] && ok || bad "--syz: status with new sites not 1"
+	st=$? t="--syz: status 1 with new sites"
+	[ $st -eq 1 ] && ok "$t" || bad "$t"
 else
-	echo "note: no peer logs at '$PEER_LOGS', --syz on syzkaller's crashes skipped"
+	skip "--syz on syzkaller's crashes" "no peer logs at '$PEER_LOGS'"
 fi
 if "$TRIAGE" --json "$TESTDATA/kit-defconfig-all-ones.log" |
 	grep -q '"crashes"'; then
-	bad "--json without --syz lists crash directories"
+	bad "--json without --syz lists no crash directories"
 else
-	ok
+	ok "--json without --syz lists no crash directories"
 fi
 # a missing directory, an empty one, a file: exit 2, naming it
 rm -rf "$TMPDIR_T/syz-empty" "$TMPDIR_T/syz-none"
@@ -344,17 +356,19 @@ mkdir -p "$TMPDIR_T/syz-empty" "$TMPDIR_T/syz-none/crashes"
 for d in "$TMPDIR_T/syz-missing" "$TMPDIR_T/syz-empty" "$fx"; do
 	"$TRIAGE" --syz "$d" >/dev/null 2>"$TMPDIR_T/err"
 	st=$?
-	[ $st -eq 2 ] && grep -qF "$d: " "$TMPDIR_T/err" && ok ||
-		bad "--syz $d: status $st, $(cat "$TMPDIR_T/err")"
+	t="--syz ${d##*/}: exit 2 naming it"
+	[ $st -eq 2 ] && grep -qF "$d: " "$TMPDIR_T/err" && ok "$t" ||
+		bad "$t" "status $st, $(cat "$TMPDIR_T/err")"
 done
 # a workdir without a crash: nothing to report
 "$TRIAGE" --syz "$TMPDIR_T/syz-none" >"$TMPDIR_T/syz.out"
 st=$?
 [ $st -eq 0 ] && grep -q '^0 reports, 0 distinct sites in 0 log(s)$' \
-	"$TMPDIR_T/syz.out" && ok ||
-	bad "--syz: a workdir without crashes (status $st)"
+	"$TMPDIR_T/syz.out" && ok "--syz: a workdir without crashes" ||
+	bad "--syz: a workdir without crashes" "status $st"
 "$TRIAGE" --kcidb "$TMPDIR_T/none" --syz "$wd" >/dev/null 2>&1
-[ $? -eq 2 ] && ok || bad "--syz with --kcidb is not exit 2"
+st=$? t="--syz with --kcidb: exit 2"
+[ $st -eq 2 ] && ok "$t" || bad "$t"
 # logs named too: a site's workload is its first occurrence's, also when
 # a later complete report replaces that one (truncated, corrupted) as the
 # site's representative (crash directories of the kit's own logs)
@@ -399,9 +413,11 @@ EOF
 		if grep -q '"src": \["sym_outer symtest.c:[89]' \
 			"$TMPDIR_T/sym.json" ||
 			grep -q '"src": \["sym_outer .*symtest.c:[89]' \
-				"$TMPDIR_T/sym.json"; then ok; else
-			bad "symbolization: no sym_outer source line"
-			cat "$TMPDIR_T/sym.json" "$TMPDIR_T/sym.err"
+				"$TMPDIR_T/sym.json"; then
+			ok "symbolization: sym_outer's source line"
+		else
+			bad "symbolization: sym_outer's source line" "none:
+$(cat "$TMPDIR_T/sym.json" "$TMPDIR_T/sym.err")"
 		fi
 		# a trap (patch 0020's line) gets its site from the RIP
 		printf '%s\n' 'UBSAN: shift-out-of-bounds in sym_inner+0x3/0x10' \
@@ -412,9 +428,11 @@ EOF
 		"$TRIAGE" --tsv --vmlinux "$TMPDIR_T/symtest" "$TMPDIR_T/trap.log" \
 			>"$TMPDIR_T/trap.tsv" 2>"$TMPDIR_T/sym.err"
 		if grep -q "	shift-out-of-bounds	.*symtest\.c:4:[0-9]*	sym_inner	1	" \
-			"$TMPDIR_T/trap.tsv"; then ok; else
-			bad "trap symbolization: no symtest.c:4 site"
-			cat "$TMPDIR_T/trap.tsv" "$TMPDIR_T/sym.err"
+			"$TMPDIR_T/trap.tsv"; then
+			ok "trap symbolization: the symtest.c:4 site"
+		else
+			bad "trap symbolization: the symtest.c:4 site" "none:
+$(cat "$TMPDIR_T/trap.tsv" "$TMPDIR_T/sym.err")"
 		fi
 		# with no reliable frame (early boot), the guilty one is the
 		# frame whose source passes through the report's file:line
@@ -428,17 +446,20 @@ EOF
 		"$TRIAGE" --tsv --vmlinux "$TMPDIR_T/symtest" "$TMPDIR_T/early.log" \
 			>"$TMPDIR_T/early.tsv" 2>"$TMPDIR_T/sym.err"
 		if [ -n "$at" ] && grep -q "	sym_outer	1	UBSAN: negation-overflow in sym_outer	" \
-			"$TMPDIR_T/early.tsv"; then ok; else
-			bad "unreliable stack: guilty frame not taken from the site ($at)"
-			cat "$TMPDIR_T/early.tsv" "$TMPDIR_T/sym.err"
+			"$TMPDIR_T/early.tsv"; then
+			ok "unreliable stack: guilty frame from the site"
+		else
+			bad "unreliable stack: guilty frame from the site" "$at:
+$(cat "$TMPDIR_T/early.tsv" "$TMPDIR_T/sym.err")"
 		fi
 		"$TRIAGE" --json --vmlinux "$TMPDIR_T/nope" "$TMPDIR_T/sym.log" \
 			>/dev/null 2>"$TMPDIR_T/sym.err"
-		[ $? -eq 1 ] && grep -q warning "$TMPDIR_T/sym.err" && ok ||
-			bad "missing vmlinux must warn and continue"
+		st=$? t="a missing vmlinux: a warning, and on"
+		[ $st -eq 1 ] && grep -q warning "$TMPDIR_T/sym.err" && ok "$t" ||
+			bad "$t"
 	fi
 else
-	echo "note: llvm-symbolizer not found, symbolization test skipped"
+	skip "symbolization" "llvm-symbolizer not found"
 fi
 
 # 6. classification through --kit on the peer logs (example lists in
@@ -456,21 +477,62 @@ if [ -d "$PEER_LOGS/syzkaller" ]; then
 		benign precalculate_color ignorelisted xprt_calc_majortimeo \
 		known-bug lkdtm_ARRAY_BOUNDS known-bug proc_do_submiturb |
 		sort >"$TMPDIR_T/kit.want"
-	if diff -u "$TMPDIR_T/kit.want" "$TMPDIR_T/kit.out"; then ok; else
-		bad "--kit classification"
+	if diff -u "$TMPDIR_T/kit.want" "$TMPDIR_T/kit.out" >"$TMPDIR_T/diff"
+	then ok "--kit classification"; else
+		bad "--kit classification" "differs:
+$(cat "$TMPDIR_T/diff")"
 	fi
 	"$TRIAGE" --kit "$ex" "$@" >/dev/null
-	[ $? -eq 0 ] && ok || bad "exit status with every site classified"
+	st=$? t="exit status 0 with every site classified"
+	[ $st -eq 0 ] && ok "$t" || bad "$t"
 	"$TRIAGE" --fp-rate --ignorelist "$ex/sanitizer-ignorelist" \
 		--annotations "$ex/annotations/sites.tsv" \
-		--known-bugs "$ex/patches/regressions/known-bugs.tsv" "$@" \
+		--known-bugs "$ex/corpus/example-devio/known-bugs.tsv" \
+		--known-bugs "$ex/corpus/example-lkdtm/known-bugs.tsv" "$@" \
 		>"$TMPDIR_T/fp.out"
 	grep -q '^ignorelisted 1$' "$TMPDIR_T/fp.out" &&
-		grep -q '^fp_rate      0/0 = -$' "$TMPDIR_T/fp.out" && ok ||
-		bad "--fp-rate: $(cat "$TMPDIR_T/fp.out")"
+		grep -q '^fp_rate      0/0 = -$' "$TMPDIR_T/fp.out" &&
+		ok "--fp-rate with the example lists" ||
+		bad "--fp-rate with the example lists" "$(cat "$TMPDIR_T/fp.out")"
 	"$TRIAGE" --annotations "$ex/none.tsv" "$1" >/dev/null 2>&1
-	[ $? -eq 2 ] && ok || bad "missing --annotations file is not exit 2"
+	st=$? t="a missing --annotations file: exit 2"
+	[ $st -eq 2 ] && ok "$t" || bad "$t"
+else
+	skip "--kit on the peer logs" "no peer logs at '$PEER_LOGS'"
 fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+# 6b. --kit reads every corpus/<bug>/known-bugs.tsv, in the order of the
+# folders' names (the first matching row names the bug), and a bad file is
+# exit 2 naming file:line
+kb=$TMPDIR_T/kit-corpus
+rm -rf "$kb"
+mkdir -p "$kb/corpus/b-second" "$kb/corpus/a-first" "$kb/corpus/c-none"
+kbrow() { # name
+	printf 'name\tfile\tfunction\tkind\tfix\tcve\tdetail\n'
+	printf '%s\tlib/a.c\t*\tshift-out-of-bounds\t-\t-\n' "$1"
+}
+kbrow b-second >"$kb/corpus/b-second/known-bugs.tsv"
+kbrow a-first >"$kb/corpus/a-first/known-bugs.tsv"
+"$TRIAGE" --json --kit "$kb" "$TMPDIR_T/one.log" >"$TMPDIR_T/kb.json"
+st=$?
+[ $st -eq 0 ] && grep -q '"reason": "a-first fix' \
+	"$TMPDIR_T/kb.json" && ok "--kit: corpus/*/known-bugs.tsv in folder order" ||
+	bad "--kit: corpus/*/known-bugs.tsv in folder order" \
+		"status $st: $(grep reason "$TMPDIR_T/kb.json")"
+printf 'name\tfile\tfunction\n' >"$kb/corpus/c-none/known-bugs.tsv"
+"$TRIAGE" --kit "$kb" "$TMPDIR_T/one.log" >/dev/null 2>"$TMPDIR_T/err"
+st=$?
+[ $st -eq 2 ] && grep -qF "$kb/corpus/c-none/known-bugs.tsv:1: " "$TMPDIR_T/err" &&
+	ok "a known-bugs.tsv with a bad header: exit 2, file:line" ||
+	bad "a known-bugs.tsv with a bad header: exit 2, file:line" \
+		"status $st: $(cat "$TMPDIR_T/err")"
+{ kbrow c-none; printf '# a comment\nc-none-2\tlib/b.c\tf\n'; } \
+	>"$kb/corpus/c-none/known-bugs.tsv"
+"$TRIAGE" --kit "$kb" "$TMPDIR_T/one.log" >/dev/null 2>"$TMPDIR_T/err"
+st=$?
+[ $st -eq 2 ] && grep -qF "$kb/corpus/c-none/known-bugs.tsv:4: " "$TMPDIR_T/err" &&
+	ok "a known-bugs.tsv row without a kind: exit 2, file:line" ||
+	bad "a known-bugs.tsv row without a kind: exit 2, file:line" \
+		"status $st: $(cat "$TMPDIR_T/err")"
+
+ktap_end

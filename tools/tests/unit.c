@@ -3,27 +3,84 @@
  * Unit tests for the triage library. The log snippets here are synthetic,
  * written for these tests; they are not output of the kit's kernel.
  */
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../triage/triage.h"
 
+/*
+ * KTAP: one test per check, named after its function and its message (a
+ * CHECK_STR after its function and line); the results are kept until the
+ * end so that the plan comes first.
+ */
 static int passed, failed;
+static FILE *results;
+static char *results_buf;
+static size_t results_len;
 
-#define CHECK(cond, ...)                                            \
-	do {                                                        \
-		if (cond) {                                         \
-			passed++;                                   \
-		} else {                                            \
-			failed++;                                   \
-			printf("FAIL %s:%d: ", __FILE__, __LINE__); \
-			printf(__VA_ARGS__);                        \
-			putchar('\n');                              \
-		}                                                   \
-	} while (0)
+/* A name or reason on one line, with no '#' (it would start a directive) */
+static void one_line(char *s)
+{
+	for (; *s; s++)
+		if (*s == '\n' || *s == '#')
+			*s = ' ';
+}
 
-#define CHECK_STR(got, want) \
-	CHECK(!strcmp((got), (want)), "got '%s', want '%s'", (got), (want))
+static void result(int good, const char *name, const char *reason)
+{
+	if (!results)
+		results = open_memstream(&results_buf, &results_len);
+	if (good)
+		passed++;
+	else
+		failed++;
+	fprintf(results, "%s %d - %s%s%s\n", good ? "ok" : "not ok",
+		passed + failed, name, good ? "" : " # ", good ? "" : reason);
+}
+
+static void check(int good, const char *func, int line, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void check(int good, const char *func, int line, const char *fmt, ...)
+{
+	char msg[512], name[640], where[64];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	snprintf(name, sizeof(name), "%s: %s", func, msg);
+	one_line(name);
+	snprintf(where, sizeof(where), "unit.c:%d", line);
+	result(good, name, where);
+}
+
+static void check_str(const char *got, const char *want, const char *func,
+		      int line)
+{
+	char name[128], reason[1024];
+
+	snprintf(name, sizeof(name), "%s: line %d", func, line);
+	snprintf(reason, sizeof(reason), "got '%s', want '%s'", got, want);
+	one_line(reason);
+	result(!strcmp(got, want), name, reason);
+}
+
+#define CHECK(cond, ...) check(!!(cond), __func__, __LINE__, __VA_ARGS__)
+#define CHECK_STR(got, want) check_str((got), (want), __func__, __LINE__)
+
+/* "TAP version 13", the plan, the results, "N passed, M failed" */
+static int ktap_end(void)
+{
+	if (results)
+		fclose(results);
+	printf("TAP version 13\n1..%d\n", passed + failed);
+	fwrite(results_buf ? results_buf : "", 1, results_len, stdout);
+	free(results_buf);
+	printf("%d passed, %d failed\n", passed, failed);
+	return failed ? 1 : 0;
+}
 
 #define MAXR 8
 static struct report got[MAXR];
@@ -197,6 +254,49 @@ static void test_json(void)
 	json_str(f, "\xc3\xa9 \xff \xe2\x82");
 	fclose(f);
 	CHECK_STR(buf, "\"\xc3\xa9 \\ufffd \\ufffd\\ufffd\"");
+}
+
+/* The writer's three layouts, nested, and empty containers. */
+static void test_json_writer(void)
+{
+	char buf[512] = "";
+	FILE *f = fmemopen(buf, sizeof(buf), "w");
+	struct json j;
+	int i;
+
+	json_init(&j, f);
+	json_object(&j, NULL, JSON_LINES);
+	json_string(&j, "a", "x");
+	json_array(&j, "rows", JSON_ROWS);
+	json_object(&j, NULL, JSON_INLINE);
+	json_uint(&j, "n", 1);
+	json_bool(&j, "b", 0);
+	json_end(&j);
+	json_array(&j, NULL, JSON_INLINE);
+	json_end(&j);
+	json_end(&j);
+	json_array(&j, "lines", JSON_LINES);
+	json_null(&j, NULL);
+	json_fixed(&j, NULL, 0.5, 3);
+	json_end(&j);
+	json_array(&j, "none", JSON_LINES);
+	json_end(&j);
+	json_end(&j);
+	fclose(f);
+	CHECK_STR(buf, "{\n  \"a\": \"x\",\n  \"rows\": [\n"
+		       "    {\"n\": 1, \"b\": false},\n    []],\n"
+		       "  \"lines\": [\n    null,\n    0.500\n  ],\n"
+		       "  \"none\": [\n  ]\n}\n");
+	/* past JSON_DEPTH: left out, and the document stays whole */
+	f = fmemopen(buf, sizeof(buf), "w");
+	json_init(&j, f);
+	for (i = 0; i < JSON_DEPTH + 2; i++)
+		json_array(&j, NULL, JSON_INLINE);
+	json_uint(&j, NULL, 7);
+	for (i = 0; i < JSON_DEPTH + 2; i++)
+		json_end(&j);
+	fclose(f);
+	CHECK_STR(buf, "[[[[[[[[]]]]]]]]\n");
 }
 
 #define EQ                                                           \
@@ -512,7 +612,7 @@ static void test_headers_anywhere(void)
 		"Alignment trap: not handling instruction",
 		"unreferenced object 0xffff888000000000 (size 32):",
 	};
-	char line[160];
+	char line[160], miss[240] = "";
 	size_t i, k, pos;
 	int f, bad = 0;
 
@@ -527,14 +627,15 @@ static void test_headers_anywhere(void)
 			if (f < 0 || pos != k ||
 			    strncmp(line + pos, fam_header(f),
 				    strlen(fam_header(f)))) {
-				bad++;
-				printf("FAIL: header '%s' at %zu: family %d at "
-				       "%zu\n",
-				       hdr[i], k, f, pos);
+				if (!bad++)
+					snprintf(miss, sizeof(miss),
+						 " (the first: '%s' at %zu: "
+						 "family %d at %zu)",
+						 hdr[i], k, f, pos);
 			}
 		}
 	}
-	CHECK(!bad, "%d header positions missed", bad);
+	CHECK(!bad, "%d header positions missed%s", bad, miss);
 	f = fam_scan("ODEBUG: free active", 19, &pos);
 	CHECK(f < 0, "a vetoed look-alike is no header");
 	f = fam_scan("WARNING: /etc/ssh/moduli does not exist, using fixed "
@@ -817,6 +918,7 @@ int main(void)
 	test_kinds();
 	test_globs();
 	test_json();
+	test_json_writer();
 	test_kit_report();
 	test_truncated();
 	test_cut_here();
@@ -833,6 +935,5 @@ int main(void)
 	test_families();
 	test_panic_on_warn();
 	test_truncated_flag();
-	printf("unit: %d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return ktap_end();
 }

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Classification of sites against the kit's ignorelist (Clang special case
- * list), the known bugs, annotations/sites.tsv and the rules of
- * annotations/rules.tsv (rules.c), which judge a site no row explains.
+ * list), the known bugs (corpus/<bug>/known-bugs.tsv), annotations/sites.tsv
+ * and the rules of annotations/rules.tsv (rules.c), which judge a site no row
+ * explains.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -307,9 +308,66 @@ int lists_load_annotations(struct lists *l, const char *path, int must)
 	return load_tsv(&l->ann, &l->nann, path, "site\t", must);
 }
 
+#define KNOWN_BUGS_HDR "name\tfile\tfunction\tkind\tfix\tcve\tdetail"
+
+/* The first line that is not blank or a comment must be the header. */
+static int known_bugs_header(const char *text, const char *path)
+{
+	const char *p = text, *nl;
+	int lineno = 1;
+	size_t n = 0;
+
+	for (; *p; p = nl + 1, lineno++) {
+		nl = strchr(p, '\n');
+		if (!nl)
+			nl = p + strlen(p);
+		n = (size_t)(nl - p);
+		if (n && p[n - 1] == '\r')
+			n--;
+		if (n && p[0] != '#' && strspn(p, " \t") < n)
+			break;
+		if (!*nl)
+			return 0;
+	}
+	if (!*p ||
+	    (n == strlen(KNOWN_BUGS_HDR) && !memcmp(p, KNOWN_BUGS_HDR, n)))
+		return 0;
+	fprintf(stderr,
+		"ubsan-triage: %s:%d: not the header of a known-bugs.tsv "
+		"(name, file, function, kind, fix, cve, detail, tab "
+		"separated)\n",
+		path, lineno);
+	return -1;
+}
+
+/* patches/regressions/known-bugs.tsv, or one of corpus/<bug>/ */
 int lists_load_known_bugs(struct lists *l, const char *path, int must)
 {
-	return load_tsv(&l->bugs, &l->nbugs, path, "name\t", must);
+	char *text = read_file(path);
+	size_t i, from = l->nbugs;
+	int ret, j;
+
+	if (!text) {
+		if (must || errno != ENOENT)
+			fprintf(stderr, "ubsan-triage: %s: %s\n", path,
+				strerror(errno));
+		return must || errno != ENOENT ? -1 : 0;
+	}
+	ret = known_bugs_header(text, path);
+	if (!ret)
+		ret = lists_load_tsv_text(&l->bugs, &l->nbugs, text, path,
+					  "name\t");
+	free(text);
+	for (i = from; !ret && i < l->nbugs; i++)
+		for (j = 0; j < 4 && !ret; j++)
+			if (!l->bugs[i].f[j][0]) {
+				fprintf(stderr,
+					"ubsan-triage: %s: a known bug needs "
+					"a name, file, function and kind\n",
+					l->bugs[i].where);
+				ret = -1;
+			}
+	return ret;
 }
 
 int lists_load_rules(struct lists *l, const char *path, int must)

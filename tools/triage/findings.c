@@ -91,45 +91,33 @@ static void md_site(FILE *out, const struct site *s, const struct facts *f,
 	fprintf(out, "\n```\n%s\n```\n", evidence);
 }
 
-static void json_site_f(FILE *out, const struct site *s, const struct facts *f,
-			const char *evidence, const struct trees *t,
-			const struct logs *lg, int first)
+static void json_site_f(struct json *j, const struct site *s,
+			const struct facts *f, const char *evidence,
+			const struct trees *t, const struct logs *lg)
 {
 	char site[PATH_MAX_T + 32];
 	int i;
 
 	snprintf(site, sizeof(site), "%s:%u", s->r.file, s->r.line);
-	fputs(first ? "\n    {\"site\": " : ",\n    {\"site\": ", out);
-	json_str(out, site);
-	fputs(", \"function\": ", out);
-	json_str(out, s->r.func);
-	fputs(", \"kind\": ", out);
-	json_str(out, s->r.kind);
-	fputs(", \"verdict\": ", out);
-	json_str(out, verdict_names[verdict_of(s)]);
-	fputs(",\n     \"rule\": ", out);
-	json_str(out, s->idiom);
-	fputs(", \"reason\": ", out);
-	json_str(out, s->reason);
-	fputs(",\n     \"workload\": ", out);
-	json_str(out, s->r.workload);
-	fputs(", \"log\": ", out);
-	json_str(out, lg->names[s->first.log]);
-	fprintf(out, ", \"line\": %lu, \"count\": %lu", s->first.line,
-		s->count);
-	fputs(",\n     \"entry\": ", out);
-	json_str(out, f->entry);
-	fputs(", \"detail\": ", out);
-	json_str(out, s->r.detail);
-	fputs(",\n     \"evidence\": ", out);
-	json_str(out, evidence);
-	fputs(",\n     \"kernels\": {", out);
-	for (i = 0; i < t->n; i++) {
-		fputs(i ? ", " : "", out);
-		json_str(out, t->name[i]);
-		fprintf(out, ": %u", still_in(f, t->dir[i]));
-	}
-	fputs("}}", out);
+	json_object(j, NULL, JSON_LINES);
+	json_string(j, "site", site);
+	json_string(j, "function", s->r.func);
+	json_string(j, "kind", s->r.kind);
+	json_string(j, "verdict", verdict_names[verdict_of(s)]);
+	json_string(j, "rule", s->idiom);
+	json_string(j, "reason", s->reason);
+	json_string(j, "workload", s->r.workload);
+	json_string(j, "log", lg->names[s->first.log]);
+	json_uint(j, "line", s->first.line);
+	json_uint(j, "count", s->count);
+	json_string(j, "entry", f->entry);
+	json_string(j, "detail", s->r.detail);
+	json_string(j, "evidence", evidence);
+	json_object(j, "kernels", JSON_INLINE);
+	for (i = 0; i < t->n; i++)
+		json_uint(j, t->name[i], still_in(f, t->dir[i]));
+	json_end(j);
+	json_end(j);
 }
 
 int findings_report(FILE *out, const struct sitetab *st, const struct logs *lg,
@@ -137,16 +125,19 @@ int findings_report(FILE *out, const struct sitetab *st, const struct logs *lg,
 {
 	char evidence[2048];
 	struct facts f;
+	struct json j;
 	unsigned long count[4] = { 0 };
 	size_t i;
 	int n = 0;
 
-	if (json)
-		fputs("{\n  \"tool\": \"ubsan-triage --findings\",\n"
-		      "  \"findings\": [",
-		      out);
-	else
+	if (json) {
+		json_init(&j, out);
+		json_object(&j, NULL, JSON_LINES);
+		json_string(&j, "tool", "ubsan-triage --findings");
+		json_array(&j, "findings", JSON_LINES);
+	} else {
 		fputs("# Findings\n", out);
+	}
 	for (i = 0; i < st->n; i++) {
 		const struct site *s = st->v[i];
 		enum fverdict v = verdict_of(s);
@@ -157,7 +148,7 @@ int findings_report(FILE *out, const struct sitetab *st, const struct logs *lg,
 		facts_of_report(&f, &s->r, src);
 		finding_text(&f, src, s->reason, evidence, sizeof(evidence));
 		if (json)
-			json_site_f(out, s, &f, evidence, t, lg, !n);
+			json_site_f(&j, s, &f, evidence, t, lg);
 		else
 			md_site(out, s, &f, evidence, t, lg);
 		n++;

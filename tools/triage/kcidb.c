@@ -371,45 +371,6 @@ static int load_boots(struct kc *kc, const char *tsv, char ***logs, int *nlogs)
 	return 0;
 }
 
-/* ---- JSON: one member a line, so that tests can break a document ---- */
-
-struct jw {
-	FILE *f;
-	int first;
-	const char *ind;
-};
-
-static void jk(struct jw *j, const char *k)
-{
-	fprintf(j->f, "%s\n%s\"%s\": ", j->first ? "" : ",", j->ind, k);
-	j->first = 0;
-}
-
-static void js(struct jw *j, const char *k, const char *v)
-{
-	jk(j, k);
-	json_str(j->f, v);
-}
-
-static void jn(struct jw *j, const char *k, double v)
-{
-	jk(j, k);
-	fprintf(j->f, "%.3f", v);
-}
-
-static void jopen(struct jw *j, int *nobj)
-{
-	fputs(*nobj ? ",\n    {" : "\n    {", j->f);
-	(*nobj)++;
-	j->first = 1;
-	j->ind = "      ";
-}
-
-static void jclose(struct jw *j)
-{
-	fputs("\n    }", j->f);
-}
-
 static int boot_status(const struct boot *b)
 {
 	const char *v = kv_get(&b->bt, "verdict", "");
@@ -458,19 +419,18 @@ static void issue_id(char *buf, size_t sz, const char *origin,
 }
 
 /* w: a workload's test, NULL: the boot's; missing: w never started */
-static void out_test(struct jw *j, int *nobj, const char *origin,
-		     const struct boot *b, const struct workload *w, int status,
-		     int missing)
+static void out_test(struct json *j, const char *origin, const struct boot *b,
+		     const struct workload *w, int status, int missing)
 {
 	char id[1024], path[512], g[200], part[200];
 	const char *host = kv_get(&b->job, "host", "");
 
-	jopen(j, nobj);
+	json_object(j, NULL, JSON_LINES);
 	build_id(id, sizeof(id), origin, b);
-	js(j, "build_id", id);
+	json_string(j, "build_id", id);
 	test_id(id, sizeof(id), origin, b, w);
-	js(j, "id", id);
-	js(j, "origin", origin);
+	json_string(j, "id", id);
+	json_string(j, "origin", origin);
 	path_part(g, sizeof(g), b->f[0]);
 	if (w) {
 		path_part(part, sizeof(part), w->name);
@@ -478,47 +438,46 @@ static void out_test(struct jw *j, int *nobj, const char *origin,
 	} else {
 		snprintf(path, sizeof(path), "intsan.%s", g);
 	}
-	js(j, "path", path);
-	js(j, "status", st_names[status]);
+	json_string(j, "path", path);
+	json_string(j, "status", st_names[status]);
 	if (!w && b->log < 0) {
-		js(j, "comment", "not run: host faults on every attempt");
+		json_string(j, "comment",
+			    "not run: host faults on every attempt");
 	} else if (!w) {
 		snprintf(path, sizeof(path), "boot %s of %s: %s%s%s", b->f[0],
 			 b->f[2], kv_get(&b->bt, "verdict", "?"),
 			 b->expect[0] ? "; " : "", b->expect);
-		js(j, "comment", path);
+		json_string(j, "comment", path);
 		if (kv_get(&b->job, "start_time", NULL))
-			js(j, "start_time", kv_get(&b->job, "start_time", ""));
+			json_string(j, "start_time",
+				    kv_get(&b->job, "start_time", ""));
 		if (kv_get(&b->bt, "wall_s", NULL))
-			jn(j, "duration", atof(kv_get(&b->bt, "wall_s", "0")));
+			json_fixed(j, "duration",
+				   atof(kv_get(&b->bt, "wall_s", "0")), 3);
 	} else {
 		snprintf(path, sizeof(path), "workload %s in boot %s%s",
 			 w->name, b->f[0], missing ? ": never started" : "");
-		js(j, "comment", path);
+		json_string(j, "comment", path);
 		if (w->time_ms >= 0)
-			jn(j, "duration", (double)w->time_ms / 1000.0);
+			json_fixed(j, "duration", (double)w->time_ms / 1000.0,
+				   3);
 	}
 	if (host[0]) {
-		jk(j, "environment");
-		fputs("{\"comment\": ", j->f);
+		json_object(j, "environment", JSON_INLINE);
 		snprintf(path, sizeof(path), "%s, QEMU %s", host,
 			 kv_get(&b->bt, "accel", "?"));
-		json_str(j->f, path);
-		fputs("}", j->f);
+		json_string(j, "comment", path);
+		json_end(j);
 	}
-	jk(j, "misc");
-	fputs("{\"run\": ", j->f);
-	json_str(j->f, b->run);
-	fputs(", \"result_dir\": ", j->f);
-	json_str(j->f, b->f[1]);
+	json_object(j, "misc", JSON_INLINE);
+	json_string(j, "run", b->run);
+	json_string(j, "result_dir", b->f[1]);
 	if (!w && b->log >= 0) {
-		fputs(", \"verdict\": ", j->f);
-		json_str(j->f, kv_get(&b->bt, "verdict", ""));
-		fputs(", \"expectation\": ", j->f);
-		json_str(j->f, b->expect);
+		json_string(j, "verdict", kv_get(&b->bt, "verdict", ""));
+		json_string(j, "expectation", b->expect);
 	}
-	fputs("}", j->f);
-	jclose(j);
+	json_end(j);
+	json_end(j);
 }
 
 /* Is workload NAME (n bytes) in the boot's explicit list? */
@@ -533,22 +492,21 @@ static int wanted_missing(const struct boot *b, const char *name, size_t n)
 	return 1;
 }
 
-static void out_tests(struct jw *j, const char *origin, struct kc *kc)
+static void out_tests(struct json *j, const char *origin, struct kc *kc)
 {
 	char name[256];
 	struct workload miss = { name, 0, 0, ST_MISS, -1 };
 	const char *p, *list;
 	size_t i, k, n;
-	int nobj = 0;
 
-	fputs(",\n  \"tests\": [", j->f);
+	json_array(j, "tests", JSON_LINES);
 	for (i = 0; i < kc->nb; i++) {
 		const struct boot *b = &kc->b[i];
 
-		out_test(j, &nobj, origin, b, NULL, boot_status(b), 0);
+		out_test(j, origin, b, NULL, boot_status(b), 0);
 		for (k = 0; k < b->nw; k++)
-			out_test(j, &nobj, origin, b, &b->w[k],
-				 wl_status(b, &b->w[k]), 0);
+			out_test(j, origin, b, &b->w[k], wl_status(b, &b->w[k]),
+				 0);
 		/* an explicit list: what never started is MISS */
 		list = b->log >= 0 ? kv_get(&b->bt, "workloads", "all") :
 				     b->f[4];
@@ -559,20 +517,19 @@ static void out_tests(struct jw *j, const char *origin, struct kc *kc)
 			if (!n || !wanted_missing(b, p, n))
 				continue;
 			snprintf(name, sizeof(name), "%.*s", (int)n, p);
-			out_test(j, &nobj, origin, b, &miss, ST_MISS, 1);
+			out_test(j, origin, b, &miss, ST_MISS, 1);
 		}
 	}
-	fputs("\n  ]", j->f);
+	json_end(j);
 }
 
-static void out_builds(struct jw *j, const char *origin, const char *co_id,
+static void out_builds(struct json *j, const char *origin, const char *co_id,
 		       const struct kv *co, struct kc *kc)
 {
 	char id[512], text[512];
 	size_t i, k;
-	int nobj = 0;
 
-	fputs(",\n  \"builds\": [", j->f);
+	json_array(j, "builds", JSON_LINES);
 	for (i = 0; i < kc->nb; i++) {
 		const struct boot *b = &kc->b[i];
 
@@ -581,83 +538,79 @@ static void out_builds(struct jw *j, const char *origin, const char *co_id,
 				break;
 		if (k < i)
 			continue;
-		jopen(j, &nobj);
-		js(j, "checkout_id", co_id);
+		json_object(j, NULL, JSON_LINES);
+		json_string(j, "checkout_id", co_id);
 		build_id(id, sizeof(id), origin, b);
-		js(j, "id", id);
-		js(j, "origin", origin);
-		js(j, "architecture", "x86_64");
-		js(j, "config_name", b->f[2]);
-		js(j, "compiler", kv_get(co, "compiler", "clang"));
+		json_string(j, "id", id);
+		json_string(j, "origin", origin);
+		json_string(j, "architecture", "x86_64");
+		json_string(j, "config_name", b->f[2]);
+		json_string(j, "compiler", kv_get(co, "compiler", "clang"));
 		snprintf(text, sizeof(text), "%s: bzImage sha256 %s", b->f[2],
 			 b->f[3]);
-		js(j, "comment", text);
-		js(j, "status", "PASS");
-		jk(j, "misc");
-		fputs("{\"kernel_sha256\": ", j->f);
-		json_str(j->f, b->f[3]);
-		fputs("}", j->f);
-		jclose(j);
+		json_string(j, "comment", text);
+		json_string(j, "status", "PASS");
+		json_object(j, "misc", JSON_INLINE);
+		json_string(j, "kernel_sha256", b->f[3]);
+		json_end(j);
+		json_end(j);
 	}
-	fputs("\n  ]", j->f);
+	json_end(j);
 }
 
 /* Real bugs and unexplained sites are the code's; the rest the tool's. */
-static void out_issues(struct jw *j, const char *origin, struct kc *kc)
+static void out_issue(struct json *j, const char *origin, const struct site *s)
 {
 	char id[512], cat[160], kind[KIND_MAX];
-	size_t i;
-	int nobj = 0, code;
+	int code = s->cls == CLS_NEW || s->cls == CLS_KNOWN_BUG ||
+		   s->cls == CLS_FINDING;
 
-	fputs(",\n  \"issues\": [", j->f);
-	for (i = 0; i < kc->sites.n; i++) {
-		const struct site *s = kc->sites.v[i];
-
-		jopen(j, &nobj);
-		issue_id(id, sizeof(id), origin, s);
-		js(j, "id", id);
-		jk(j, "version");
-		fputs("1", j->f);
-		js(j, "origin", origin);
-		js(j, "report_subject", s->r.title);
-		js(j, "comment", s->r.detail[0] ? s->r.detail : s->r.title);
-		path_part(kind, sizeof(kind), s->r.kind);
-		snprintf(cat, sizeof(cat), "%s.%s",
-			 report_is_ubsan(&s->r) ? "ubsan" : "crash", kind);
-		jk(j, "categories");
-		fputs("[", j->f);
-		json_str(j->f, cat);
-		fputs("]", j->f);
-		code = s->cls == CLS_NEW || s->cls == CLS_KNOWN_BUG ||
-		       s->cls == CLS_FINDING;
-		jk(j, "culprit");
-		fprintf(j->f,
-			"{\"code\": %s, \"tool\": %s, \"harness\": false}",
-			code ? "true" : "false", code ? "false" : "true");
-		jk(j, "misc");
-		fputs("{\"class\": ", j->f);
-		json_str(j->f, cls_names[s->cls]);
-		fputs(", \"kind\": ", j->f);
-		json_str(j->f, s->r.kind);
-		fputs(", \"file\": ", j->f);
-		json_str(j->f, s->r.file);
-		fprintf(j->f, ", \"line\": %u, \"col\": %u, \"function\": ",
-			s->r.line, s->r.col);
-		json_str(j->f, s->r.func);
-		fputs(", \"reason\": ", j->f);
-		json_str(j->f, s->reason);
-		fprintf(j->f, ", \"count\": %lu}", s->count);
-		jclose(j);
-	}
-	fputs("\n  ]", j->f);
+	json_object(j, NULL, JSON_LINES);
+	issue_id(id, sizeof(id), origin, s);
+	json_string(j, "id", id);
+	json_uint(j, "version", 1);
+	json_string(j, "origin", origin);
+	json_string(j, "report_subject", s->r.title);
+	json_string(j, "comment", s->r.detail[0] ? s->r.detail : s->r.title);
+	path_part(kind, sizeof(kind), s->r.kind);
+	snprintf(cat, sizeof(cat), "%s.%s",
+		 report_is_ubsan(&s->r) ? "ubsan" : "crash", kind);
+	json_array(j, "categories", JSON_INLINE);
+	json_string(j, NULL, cat);
+	json_end(j);
+	json_object(j, "culprit", JSON_INLINE);
+	json_bool(j, "code", code);
+	json_bool(j, "tool", !code);
+	json_bool(j, "harness", 0);
+	json_end(j);
+	json_object(j, "misc", JSON_INLINE);
+	json_string(j, "class", cls_names[s->cls]);
+	json_string(j, "kind", s->r.kind);
+	json_string(j, "file", s->r.file);
+	json_uint(j, "line", s->r.line);
+	json_uint(j, "col", s->r.col);
+	json_string(j, "function", s->r.func);
+	json_string(j, "reason", s->reason);
+	json_uint(j, "count", s->count);
+	json_end(j);
+	json_end(j);
 }
 
-static void out_incidents(struct jw *j, const char *origin, struct kc *kc)
+static void out_issues(struct json *j, const char *origin, struct kc *kc)
+{
+	size_t i;
+
+	json_array(j, "issues", JSON_LINES);
+	for (i = 0; i < kc->sites.n; i++)
+		out_issue(j, origin, kc->sites.v[i]);
+	json_end(j);
+}
+
+static void out_incidents(struct json *j, const char *origin, struct kc *kc)
 {
 	struct incident *inc = NULL;
 	size_t ninc = 0, cinc = 0, i, k, bi, wi;
 	char id[1024], tid[1024];
-	int nobj = 0;
 
 	for (i = 0; i < kc->no; i++) {
 		const struct occ *o = &kc->o[i];
@@ -693,36 +646,50 @@ static void out_incidents(struct jw *j, const char *origin, struct kc *kc)
 		}
 		inc[k].count++;
 	}
-	fputs(",\n  \"incidents\": [", j->f);
+	json_array(j, "incidents", JSON_LINES);
 	for (k = 0; k < ninc; k++) {
 		const struct boot *b = &kc->b[inc[k].boot];
 		const struct workload *w =
 			inc[k].wl < b->nw ? &b->w[inc[k].wl] : NULL;
 
-		jopen(j, &nobj);
+		json_object(j, NULL, JSON_LINES);
 		test_id(tid, sizeof(tid), origin, b, w);
 		issue_id(id, sizeof(id), origin, inc[k].s);
 		snprintf(id + strlen(id), sizeof(id) - strlen(id), "@%s",
 			 tid + strlen(origin) + 1);
-		js(j, "id", id);
-		js(j, "origin", origin);
+		json_string(j, "id", id);
+		json_string(j, "origin", origin);
 		issue_id(id, sizeof(id), origin, inc[k].s);
-		js(j, "issue_id", id);
-		jk(j, "issue_version");
-		fputs("1", j->f);
+		json_string(j, "issue_id", id);
+		json_uint(j, "issue_version", 1);
 		build_id(id, sizeof(id), origin, b);
-		js(j, "build_id", id);
-		js(j, "test_id", tid);
-		jk(j, "present");
-		fputs("true", j->f);
-		js(j, "comment", inc[k].s->r.title);
-		jk(j, "misc");
-		fprintf(j->f, "{\"count\": %lu, \"first_line\": %lu}",
-			inc[k].count, inc[k].first);
-		jclose(j);
+		json_string(j, "build_id", id);
+		json_string(j, "test_id", tid);
+		json_bool(j, "present", 1);
+		json_string(j, "comment", inc[k].s->r.title);
+		json_object(j, "misc", JSON_INLINE);
+		json_uint(j, "count", inc[k].count);
+		json_uint(j, "first_line", inc[k].first);
+		json_end(j);
+		json_end(j);
 	}
-	fputs("\n  ]", j->f);
+	json_end(j);
 	free(inc);
+}
+
+/* What the checkout file says that has no member of its own */
+static void out_checkout_misc(struct json *j, const struct kv *co)
+{
+	int i;
+
+	json_object(j, "misc", JSON_INLINE);
+	for (i = 0; i < co->n; i++)
+		if (strcmp(co->k[i], "origin") &&
+		    strcmp(co->k[i], "tree_name") &&
+		    strcmp(co->k[i], "patchset_hash") &&
+		    strcmp(co->k[i], "comment"))
+			json_string(j, co->k[i], co->v[i]);
+	json_end(j);
 }
 
 static void out_doc(FILE *f, const struct kv *co, struct kc *kc)
@@ -732,43 +699,31 @@ static void out_doc(FILE *f, const struct kv *co, struct kc *kc)
 	const char *ver = kv_get(co, "version", "");
 	const char *hash = kv_get(co, "patchset_hash", "");
 	char id[512];
-	struct jw j = { f, 1, "      " };
-	int nobj = 0, i, first;
+	struct json j;
 
 	snprintf(id, sizeof(id), "%s:%s-%s+%.16s", origin, tree, ver, hash);
-	fputs("{\n  \"version\": {\"major\": 5, \"minor\": 3}", f);
-	fputs(",\n  \"checkouts\": [", f);
-	jopen(&j, &nobj);
-	js(&j, "id", id);
-	js(&j, "origin", origin);
-	js(&j, "tree_name", tree);
-	js(&j, "patchset_hash", hash);
-	js(&j, "comment", kv_get(co, "comment", ""));
-	jk(&j, "valid");
-	fputs("true", f);
-	jk(&j, "misc");
-	fputs("{", f);
-	/* what has no member of its own */
-	for (i = 0, first = 1; i < co->n; i++) {
-		if (!strcmp(co->k[i], "origin") ||
-		    !strcmp(co->k[i], "tree_name") ||
-		    !strcmp(co->k[i], "patchset_hash") ||
-		    !strcmp(co->k[i], "comment"))
-			continue;
-		fputs(first ? "" : ", ", f);
-		json_str(f, co->k[i]);
-		fputs(": ", f);
-		json_str(f, co->v[i]);
-		first = 0;
-	}
-	fputs("}", f);
-	jclose(&j);
-	fputs("\n  ]", f);
+	json_init(&j, f);
+	json_object(&j, NULL, JSON_LINES);
+	json_object(&j, "version", JSON_INLINE);
+	json_uint(&j, "major", 5);
+	json_uint(&j, "minor", 3);
+	json_end(&j);
+	json_array(&j, "checkouts", JSON_LINES);
+	json_object(&j, NULL, JSON_LINES);
+	json_string(&j, "id", id);
+	json_string(&j, "origin", origin);
+	json_string(&j, "tree_name", tree);
+	json_string(&j, "patchset_hash", hash);
+	json_string(&j, "comment", kv_get(co, "comment", ""));
+	json_bool(&j, "valid", 1);
+	out_checkout_misc(&j, co);
+	json_end(&j);
+	json_end(&j);
 	out_builds(&j, origin, id, co, kc);
 	out_tests(&j, origin, kc);
 	out_issues(&j, origin, kc);
 	out_incidents(&j, origin, kc);
-	fputs("\n}\n", f);
+	json_end(&j);
 }
 
 int kcidb_main(const struct lists *l, const char *checkout, char **boots, int n,

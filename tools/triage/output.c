@@ -6,68 +6,6 @@
 
 #include "triage.h"
 
-/* Length of a valid UTF-8 sequence at s, or 0. */
-static int utf8_len(const unsigned char *s)
-{
-	int n, i;
-
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		n = 3;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		n = 4;
-	else
-		return 0;
-	for (i = 1; i < n; i++)
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] > 0x9f) ||
-	    (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] > 0x8f))
-		return 0;
-	return n;
-}
-
-/* A JSON string; invalid UTF-8 bytes become U+FFFD. */
-void json_str(FILE *f, const char *str)
-{
-	const unsigned char *s = (const unsigned char *)str;
-	int n;
-
-	putc('"', f);
-	for (; *s; s++) {
-		switch (*s) {
-		case '"':
-			fputs("\\\"", f);
-			break;
-		case '\\':
-			fputs("\\\\", f);
-			break;
-		case '\n':
-			fputs("\\n", f);
-			break;
-		case '\t':
-			fputs("\\t", f);
-			break;
-		case '\r':
-			fputs("\\r", f);
-			break;
-		default:
-			if (*s < 0x20 || *s == 0x7f) {
-				fprintf(f, "\\u%04x", *s);
-			} else if (*s < 0x80) {
-				putc(*s, f);
-			} else if ((n = utf8_len(s))) {
-				fwrite(s, 1, (size_t)n, f);
-				s += n - 1;
-			} else {
-				fputs("\\ufffd", f);
-			}
-		}
-	}
-	putc('"', f);
-}
-
 /* TSV and table cells: no tabs or newlines inside a field. */
 static void flat(FILE *f, const char *s)
 {
@@ -216,141 +154,144 @@ void out_fprate(FILE *f, const struct sitetab *t)
 			k.explained);
 }
 
-static void json_frame(FILE *f, const struct frame *fr, int last)
+static void json_frame(struct json *j, const char *key, const struct frame *fr)
 {
 	const char *p, *nl;
 	char buf[FUNC_MAX + PATH_MAX_T + 64];
-	int first = 1;
 
-	fputs("{\"func\": ", f);
-	json_str(f, fr->func);
-	fprintf(f, ", \"offset\": %lu, \"size\": %lu, \"module\": ", fr->off,
-		fr->size);
-	json_str(f, fr->module);
-	fprintf(f, ", \"unreliable\": %s", fr->unreliable ? "true" : "false");
+	json_object(j, key, JSON_INLINE);
+	json_string(j, "func", fr->func);
+	json_uint(j, "offset", fr->off);
+	json_uint(j, "size", fr->size);
+	json_string(j, "module", fr->module);
+	json_bool(j, "unreliable", fr->unreliable);
 	if (fr->src) {
-		fputs(", \"src\": [", f);
+		json_array(j, "src", JSON_INLINE);
 		for (p = fr->src; *p; p = nl + (*nl ? 1 : 0)) {
 			nl = strchr(p, '\n');
 			if (!nl)
 				nl = p + strlen(p);
 			tl_copy(buf, sizeof(buf), p, (size_t)(nl - p));
-			fputs(first ? "" : ", ", f);
-			json_str(f, buf);
-			first = 0;
+			json_string(j, NULL, buf);
 		}
-		putc(']', f);
+		json_end(j);
 	}
-	fputs(last ? "}" : "},", f);
+	json_end(j);
 }
 
 /* --syz: the crash directories a site was seen in, in order of reading */
-static void json_crashes(FILE *f, const struct site *s,
+static void json_crashes(struct json *j, const struct site *s,
 			 const struct crashdir *c)
 {
 	size_t i;
 
-	fputs(",\n      \"crashes\": [", f);
+	json_array(j, "crashes", JSON_ROWS);
 	for (i = 0; i < s->ncrashes; i++) {
-		fputs(i ? ",\n        {\"name\": " : "\n        {\"name\": ",
-		      f);
-		json_str(f, c[s->crashes[i]].name);
-		fputs(", \"description\": ", f);
-		json_str(f, c[s->crashes[i]].description);
-		fputs(", \"path\": ", f);
-		json_str(f, c[s->crashes[i]].path);
-		putc('}', f);
+		json_object(j, NULL, JSON_INLINE);
+		json_string(j, "name", c[s->crashes[i]].name);
+		json_string(j, "description", c[s->crashes[i]].description);
+		json_string(j, "path", c[s->crashes[i]].path);
+		json_end(j);
 	}
-	putc(']', f);
+	json_end(j);
 }
 
-static void json_site(FILE *f, const struct site *s, const struct logs *lg)
+/* Where in the logs: {"log": name, "line": N} */
+static void json_where(struct json *j, const char *key,
+		       const struct occurrence *o, const struct logs *lg)
+{
+	json_object(j, key, JSON_INLINE);
+	json_string(j, "log", lg->names[o->log]);
+	json_uint(j, "line", o->line);
+	json_end(j);
+}
+
+static void json_site(struct json *j, const struct site *s,
+		      const struct logs *lg)
 {
 	const struct report *r = &s->r;
 	char site[PATH_MAX_T + 32];
 	int i;
 
-#define FIELD(name, val)                             \
-	do {                                         \
-		fputs(",\n      \"" name "\": ", f); \
-		json_str(f, val);                    \
-	} while (0)
-	fputs("    {\n      \"title\": ", f);
-	json_str(f, r->title);
-	FIELD("syz_title", r->syz_title);
-	FIELD("kind", r->kind);
-	FIELD("site", r->file[0] ? site_str(r, site, sizeof(site)) : "");
-	FIELD("file", r->file);
-	fprintf(f, ",\n      \"line\": %u,\n      \"col\": %u", r->line,
-		r->col);
-	FIELD("function", r->func);
-	FIELD("detail", r->detail);
-	FIELD("class", cls_names[s->cls]);
-	FIELD("reason", s->reason);
-	FIELD("suggestion", s->suggestion);
-	FIELD("idiom", s->idiom);
-	FIELD("workload", r->workload);
-	fprintf(f, ",\n      \"count\": %lu", s->count);
-	fputs(",\n      \"first\": {\"log\": ", f);
-	json_str(f, lg->names[s->first.log]);
-	fprintf(f, ", \"line\": %lu}", s->first.line);
-	fputs(",\n      \"last\": {\"log\": ", f);
-	json_str(f, lg->names[s->last.log]);
-	fprintf(f, ", \"line\": %lu}", s->last.line);
+	json_object(j, NULL, JSON_LINES);
+	json_string(j, "title", r->title);
+	json_string(j, "syz_title", r->syz_title);
+	json_string(j, "kind", r->kind);
+	json_string(j, "site",
+		    r->file[0] ? site_str(r, site, sizeof(site)) : "");
+	json_string(j, "file", r->file);
+	json_uint(j, "line", r->line);
+	json_uint(j, "col", r->col);
+	json_string(j, "function", r->func);
+	json_string(j, "detail", r->detail);
+	json_string(j, "class", cls_names[s->cls]);
+	json_string(j, "reason", s->reason);
+	json_string(j, "suggestion", s->suggestion);
+	json_string(j, "idiom", s->idiom);
+	json_string(j, "workload", r->workload);
+	json_uint(j, "count", s->count);
+	json_where(j, "first", &s->first, lg);
+	json_where(j, "last", &s->last, lg);
 	if (lg->crash)
-		json_crashes(f, s, lg->crashes);
-	if (r->has_rip) {
-		fputs(",\n      \"rip\": ", f);
-		json_frame(f, &r->rip, 1);
-	}
-	fputs(",\n      \"stack\": [", f);
-	for (i = 0; i < r->nframes; i++) {
-		fputs(i ? "\n        " : "\n        ", f);
-		json_frame(f, &r->frames[i], i == r->nframes - 1);
-	}
-	fprintf(f, "]");
-	fprintf(f, ",\n      \"corrupted\": %s",
-		r->corrupted ? "true" : "false");
-	fprintf(f, ",\n      \"truncated\": %s\n    }",
-		r->truncated ? "true" : "false");
-#undef FIELD
+		json_crashes(j, s, lg->crashes);
+	if (r->has_rip)
+		json_frame(j, "rip", &r->rip);
+	json_array(j, "stack", JSON_ROWS);
+	for (i = 0; i < r->nframes; i++)
+		json_frame(j, NULL, &r->frames[i]);
+	json_end(j);
+	json_bool(j, "corrupted", r->corrupted);
+	json_bool(j, "truncated", r->truncated);
+	json_end(j);
+}
+
+static void json_summary(struct json *j, const struct sitetab *t)
+{
+	struct counts k;
+	int i;
+
+	class_counts(t, &k);
+	json_object(j, "summary", JSON_LINES);
+	json_uint(j, "reports", t->reports);
+	json_uint(j, "sites", t->n);
+	for (i = 0; i < CLS_COUNT; i++)
+		json_uint(j, cls_names[i], k.cls[i]);
+	json_uint(j, "int_sanitizer_sites", k.int_sites);
+	json_uint(j, "unexplained_sites", k.unexplained);
+	json_uint(j, "finding_sites", k.findings);
+	json_uint(j, "explained_sites", k.explained);
+	json_uint(j, "false_positive_sites", k.intentional);
+	if (k.explained)
+		json_fixed(j, "fp_rate",
+			   (double)k.intentional / (double)k.explained, 4);
+	else
+		json_null(j, "fp_rate");
+	json_end(j);
 }
 
 void out_json(FILE *f, const struct sitetab *t, const struct logs *lg)
 {
-	struct counts k;
+	struct json j;
 	size_t i;
-	int j;
+	int l;
 
-	fputs("{\n  \"tool\": \"ubsan-triage\",\n  \"version\": ", f);
-	json_str(f, TRIAGE_VERSION);
-	fputs(",\n  \"logs\": [", f);
-	for (j = 0; j < lg->n; j++) {
-		fputs(j ? ",\n    {\"path\": " : "\n    {\"path\": ", f);
-		json_str(f, lg->names[j]);
-		fprintf(f, ", \"lines\": %lu, \"reports\": %lu}", lg->lines[j],
-			lg->reports[j]);
+	json_init(&j, f);
+	json_object(&j, NULL, JSON_LINES);
+	json_string(&j, "tool", "ubsan-triage");
+	json_string(&j, "version", TRIAGE_VERSION);
+	json_array(&j, "logs", JSON_LINES);
+	for (l = 0; l < lg->n; l++) {
+		json_object(&j, NULL, JSON_INLINE);
+		json_string(&j, "path", lg->names[l]);
+		json_uint(&j, "lines", lg->lines[l]);
+		json_uint(&j, "reports", lg->reports[l]);
+		json_end(&j);
 	}
-	fputs("\n  ],\n  \"sites\": [\n", f);
-	for (i = 0; i < t->n; i++) {
-		json_site(f, t->v[i], lg);
-		fputs(i + 1 < t->n ? ",\n" : "\n", f);
-	}
-	class_counts(t, &k);
-	fprintf(f,
-		"  ],\n  \"summary\": {\n    \"reports\": %lu,\n"
-		"    \"sites\": %zu",
-		t->reports, t->n);
-	for (j = 0; j < CLS_COUNT; j++)
-		fprintf(f, ",\n    \"%s\": %lu", cls_names[j], k.cls[j]);
-	fprintf(f, ",\n    \"int_sanitizer_sites\": %lu", k.int_sites);
-	fprintf(f, ",\n    \"unexplained_sites\": %lu", k.unexplained);
-	fprintf(f, ",\n    \"finding_sites\": %lu", k.findings);
-	fprintf(f, ",\n    \"explained_sites\": %lu", k.explained);
-	fprintf(f, ",\n    \"false_positive_sites\": %lu", k.intentional);
-	if (k.explained)
-		fprintf(f, ",\n    \"fp_rate\": %.4f\n  }\n}\n",
-			(double)k.intentional / (double)k.explained);
-	else
-		fputs(",\n    \"fp_rate\": null\n  }\n}\n", f);
+	json_end(&j);
+	json_array(&j, "sites", JSON_LINES);
+	for (i = 0; i < t->n; i++)
+		json_site(&j, t->v[i], lg);
+	json_end(&j);
+	json_summary(&j, t);
+	json_end(&j);
 }

@@ -368,6 +368,41 @@ const char *rule_reason(const struct tsv_row *i);
 void finding_text(const struct facts *f, const char *src, const char *why,
 		  char *out, size_t sz);
 
+/* ---- json.c: the JSON writer of --json and --kcidb ---- */
+
+enum json_layout {
+	JSON_INLINE, /* {"a": 1, "b": [2, 3]} */
+	JSON_LINES, /* a member a line; the closing bracket on its own line */
+	JSON_ROWS, /* an element a line; the bracket right after the last */
+};
+
+#define JSON_DEPTH 8 /* deeper containers are left out */
+
+struct json_level {
+	char close; /* '}' or ']' */
+	unsigned char layout; /* enum json_layout */
+	unsigned long n; /* values written so far */
+};
+
+struct json {
+	FILE *f;
+	int depth;
+	struct json_level level[JSON_DEPTH];
+	int overflow; /* containers opened past JSON_DEPTH, left out */
+};
+
+void json_str(FILE *f, const char *s);
+void json_init(struct json *j, FILE *f);
+/* key: the member's name inside an object; NULL in an array */
+void json_object(struct json *j, const char *key, enum json_layout layout);
+void json_array(struct json *j, const char *key, enum json_layout layout);
+void json_end(struct json *j);
+void json_string(struct json *j, const char *key, const char *v);
+void json_uint(struct json *j, const char *key, unsigned long v);
+void json_bool(struct json *j, const char *key, int v);
+void json_fixed(struct json *j, const char *key, double v, int decimals);
+void json_null(struct json *j, const char *key);
+
 /* ---- output.c ---- */
 
 struct crashdir;
@@ -382,7 +417,6 @@ struct logs {
 	const struct crashdir *crashes;
 };
 
-void json_str(FILE *f, const char *s);
 void out_table(FILE *f, const struct sitetab *t, const struct logs *lg);
 void out_tsv(FILE *f, const struct sitetab *t);
 void out_json(FILE *f, const struct sitetab *t, const struct logs *lg);
