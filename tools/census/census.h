@@ -72,8 +72,8 @@ struct check {
 };
 
 /* Decode the static data at va for handler h; 0 on success. */
-int check_decode(const struct elf *e, const struct handler *h,
-		 unsigned long va, struct check *c);
+int check_decode(const struct elf *e, const struct handler *h, unsigned long va,
+		 struct check *c);
 
 /* ---- disasm.c: handler calls ---- */
 

@@ -155,8 +155,8 @@ static int conversion_kind(const struct elf *e, unsigned long va,
 	return 0;
 }
 
-int check_decode(const struct elf *e, const struct handler *h,
-		 unsigned long va, struct check *c)
+int check_decode(const struct elf *e, const struct handler *h, unsigned long va,
+		 struct check *c)
 {
 	if (read_location(e, va, c->site, sizeof(c->site)))
 		return -1;

@@ -61,7 +61,8 @@ static int elf_spans(struct elf *e)
 	if (!e->spans)
 		return -1;
 	for (i = 0; i < eh->e_shnum; i++) {
-		if (!(sh[i].sh_flags & SHF_ALLOC) || sh[i].sh_type == SHT_NOBITS)
+		if (!(sh[i].sh_flags & SHF_ALLOC) ||
+		    sh[i].sh_type == SHT_NOBITS)
 			continue;
 		if (sh[i].sh_offset + sh[i].sh_size > e->len)
 			continue;

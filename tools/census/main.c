@@ -69,7 +69,8 @@ static void decode_rows(const struct elf *e, const struct calls *c,
 
 		r->call = &c->v[i];
 		r->fr = &fr[i];
-		snprintf(r->chk.kind, sizeof(r->chk.kind), "%s", c->v[i].h->kind);
+		snprintf(r->chk.kind, sizeof(r->chk.kind), "%s",
+			 c->v[i].h->kind);
 		if (!c->v[i].data)
 			continue;
 		if (check_decode(e, c->v[i].h, c->v[i].data, &r->chk)) {

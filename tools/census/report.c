@@ -11,9 +11,9 @@
 #include "census.h"
 
 static const char *const columns[] = {
-	"site",	    "function", "inlined",  "kind",	  "src_type",
-	"dst_type", "src_bits", "dst_bits", "src_signed", "dst_signed",
-	"address",
+	"site",	      "function",   "inlined",	"kind",
+	"src_type",   "dst_type",   "src_bits", "dst_bits",
+	"src_signed", "dst_signed", "address",
 };
 
 #define NCOLUMNS (sizeof(columns) / sizeof(columns[0]))
