@@ -83,6 +83,7 @@ struct call {
 	const struct handler *h;
 	char *symbol; /* the ELF symbol that holds the call */
 	int branch; /* 0 call, 1 jmp (tail call), 2 conditional jump */
+	int shared; /* the number of checks that share this call */
 	const char *why; /* why data is 0 */
 };
 

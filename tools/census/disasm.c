@@ -3,14 +3,18 @@
  * Handler calls and their static data, from llvm-objdump's disassembly.
  *
  * The output is read one function (ELF symbol) at a time. In a function,
- * a small forward data-flow over the instructions in address order tracks
- * which registers hold a known constant: "mov $imm, %reg", "lea
+ * a small data-flow analysis over the instructions in address order tracks
+ * the constants each register may hold: "mov $imm, %reg", "lea
  * disp(%rip), %reg" (objdump prints the address in a comment) and register
- * copies. Values flow along fall-through and forward branches and are met
- * (kept only where every edge agrees) where paths join; the target of a
- * backward branch, calls (caller-saved registers) and any instruction not
- * understood forget what they touch. At each call, tail jump or
- * conditional jump to a handler, %rdi is the static data argument.
+ * copies. Values flow along fall-through and branches; where paths join,
+ * a register keeps the union of what it may hold on each (up to MAXV
+ * values, else it is unknown), passes repeat until the loops' joins are
+ * stable. Calls forget the caller-saved registers, instructions not
+ * understood forget what they may write. At each call, tail jump or
+ * conditional jump to a handler, each value %rdi may hold is the static
+ * data of one check: a call that Clang shared between checks (tail
+ * merging: each path sets %rdi, then jumps to one call) gives a row per
+ * check.
  */
 #include <ctype.h>
 #include <stdlib.h>
@@ -24,9 +28,16 @@
 
 /* ---- registers ---- */
 
+#define MAXV 8
+
+/* the constants a register may hold; n == 0: not known */
+struct vset {
+	unsigned char n;
+	unsigned long v[MAXV];
+};
+
 struct regs {
-	unsigned long v[NREGS];
-	unsigned short known; /* bit i: v[i] is known */
+	struct vset r[NREGS];
 };
 
 /* names at 64, 32, 16 and 8 bits; index = the register's number here */
@@ -46,6 +57,7 @@ static const char *const reg_high[] = { "ah", "ch", "dh", "bh" };
 
 /* clobbered by a call (System V and the kernel): rax rcx rdx rsi rdi r8-r11 */
 #define CALLER_SAVED 0x0fc7
+#define ALL_REGS 0xffff
 
 /* Mnemonics (with or without a b/w/l/q size suffix) that write registers
  * they do not name last, or that this reader does not model: they forget
@@ -55,7 +67,7 @@ static const char *const forget_all[] = {
 	"xadd",	  "mul",     "div",    "idiv",	"cqto",	     "cltd",
 	"cltq",	  "cwtl",    "cpuid",  "rdtsc", "rdmsr",     "rdpmc",
 	"xgetbv", "syscall", "sysret", "movs",	"stos",	     "lods",
-	"cmps",	  "scas",    "ins",    "outs",	"pop",	     "enter",
+	"cmps",	  "scas",    "ins",    "outs",		     "enter",
 	"leave",  "rdrand",  "rdseed", "in",	"cmpxchg8b", "cmpxchg16b",
 	"rdtscp",
 };
@@ -93,7 +105,16 @@ static int reg_parse(const char *s, size_t n, int *width)
 static void reg_forget(struct regs *r, int i)
 {
 	if (i >= 0)
-		r->known &= ~(1u << i);
+		r->r[i].n = 0;
+}
+
+static void regs_forget(struct regs *r, unsigned int mask)
+{
+	int i;
+
+	for (i = 0; i < NREGS; i++)
+		if (mask & (1u << i))
+			r->r[i].n = 0;
 }
 
 static void reg_set(struct regs *r, int i, int width, unsigned long v)
@@ -102,19 +123,74 @@ static void reg_set(struct regs *r, int i, int width, unsigned long v)
 		reg_forget(r, i);
 		return;
 	}
-	r->v[i] = width == 32 ? (v & 0xffffffffUL) : v;
-	r->known |= 1u << i;
+	r->r[i].n = 1;
+	r->r[i].v[0] = width == 32 ? (v & 0xffffffffUL) : v;
 }
 
-/* keep only what both agree on */
-static void regs_meet(struct regs *a, const struct regs *b)
+/* %d = %s, both of width (64 or 32) */
+static void reg_copy(struct regs *r, int d, int s, int width)
+{
+	int k;
+
+	if (width == 0) {
+		reg_forget(r, d);
+		return;
+	}
+	r->r[d] = r->r[s];
+	if (width == 32)
+		for (k = 0; k < r->r[d].n; k++)
+			r->r[d].v[k] &= 0xffffffffUL;
+}
+
+static int vset_has(const struct vset *a, unsigned long v)
+{
+	int k;
+
+	for (k = 0; k < a->n; k++)
+		if (a->v[k] == v)
+			return 1;
+	return 0;
+}
+
+/* a = a | b; unknown if either is, or if it grows past MAXV */
+static void vset_join(struct vset *a, const struct vset *b)
+{
+	int k;
+
+	if (!a->n || !b->n) {
+		a->n = 0;
+		return;
+	}
+	for (k = 0; k < b->n && a->n; k++) {
+		if (vset_has(a, b->v[k]))
+			continue;
+		if (a->n == MAXV)
+			a->n = 0;
+		else
+			a->v[a->n++] = b->v[k];
+	}
+}
+
+static void regs_join(struct regs *a, const struct regs *b)
 {
 	int i;
 
-	a->known &= b->known;
 	for (i = 0; i < NREGS; i++)
-		if ((a->known & (1u << i)) && a->v[i] != b->v[i])
-			a->known &= ~(1u << i);
+		vset_join(&a->r[i], &b->r[i]);
+}
+
+static int regs_equal(const struct regs *a, const struct regs *b)
+{
+	int i, k;
+
+	for (i = 0; i < NREGS; i++) {
+		if (a->r[i].n != b->r[i].n)
+			return 0;
+		for (k = 0; k < a->r[i].n; k++)
+			if (!vset_has(&b->r[i], a->r[i].v[k]))
+				return 0;
+	}
+	return 1;
 }
 
 /* ---- operands ---- */
@@ -220,7 +296,7 @@ static void insn_apply(const struct insn *in, struct regs *r)
 	ops_split(in->ops, &o);
 	if (sized_in(in->mnem, forget_all, ARRAY_SIZE(forget_all)) ||
 	    (!strncmp(in->mnem, "imul", 4) && o.count == 1)) {
-		r->known = 0;
+		regs_forget(r, ALL_REGS);
 		return;
 	}
 	if (o.count == 0)
@@ -234,8 +310,8 @@ static void insn_apply(const struct insn *in, struct regs *r)
 			return;
 		}
 		s = reg_parse(o.s[0], o.n[0], &sw);
-		if (s >= 0 && sw == dw && (r->known & (1u << s))) {
-			reg_set(r, d, dw, r->v[s]);
+		if (s >= 0 && sw == dw) {
+			reg_copy(r, d, s, dw);
 			return;
 		}
 	}
@@ -312,116 +388,130 @@ static long insn_index(const struct insn *v, size_t n, unsigned long addr)
 	return lo < n && v[lo].addr == addr ? (long)lo : -1;
 }
 
+/* the state at the branch targets: the join of every edge into them */
 struct joins {
-	struct regs *in; /* met state of the forward edges into i */
-	unsigned char *has; /* 1: a forward edge, 2: a backward edge */
+	long *slot; /* per instruction: its index in in[], -1 if no target */
+	struct regs *in;
+	unsigned char *has; /* an edge into slot k was seen */
+	int changed; /* a backward edge brought something new */
+	int widen; /* give up on loops: backward targets are unknown */
 };
-
-static int joins_init(struct joins *j, const struct insn *v, size_t n)
-{
-	size_t i;
-	long t;
-
-	j->in = calloc(n, sizeof(*j->in));
-	j->has = calloc(n, 1);
-	if (!j->in || !j->has)
-		return -1;
-	for (i = 0; i < n; i++) {
-		if (!v[i].target)
-			continue;
-		t = insn_index(v, n, v[i].target);
-		if (t >= 0 && (size_t)t <= i)
-			j->has[t] |= 2;
-	}
-	return 0;
-}
 
 static void joins_add(struct joins *j, const struct insn *v, size_t n,
 		      size_t from, const struct regs *r)
 {
-	long t = insn_index(v, n, v[from].target);
+	long t = insn_index(v, n, v[from].target), k;
+	struct regs next;
 
-	if (t < 0 || (size_t)t <= from)
+	if (t < 0)
 		return;
-	if (j->has[t] & 1)
-		regs_meet(&j->in[t], r);
-	else
-		j->in[t] = *r;
-	j->has[t] |= 1;
+	k = j->slot[t];
+	next = *r;
+	if (j->has[k])
+		regs_join(&next, &j->in[k]);
+	if ((size_t)t <= from && j->widen)
+		regs_forget(&next, ALL_REGS);
+	if (!j->has[k] || !regs_equal(&next, &j->in[k])) {
+		if ((size_t)t <= from)
+			j->changed = 1;
+		j->in[k] = next;
+		j->has[k] = 1;
+	}
+}
+
+/* A slot for each instruction that a branch of the function targets. */
+static int joins_init(struct joins *j, const struct insn *v, size_t n)
+{
+	size_t i, nslots = 0;
+	long t;
+
+	j->slot = malloc(n * sizeof(*j->slot));
+	if (!j->slot)
+		return -1;
+	for (i = 0; i < n; i++)
+		j->slot[i] = -1;
+	for (i = 0; i < n; i++) {
+		t = v[i].target ? insn_index(v, n, v[i].target) : -1;
+		if (t >= 0 && j->slot[t] < 0)
+			j->slot[t] = nslots++;
+	}
+	j->in = malloc((nslots ? nslots : 1) * sizeof(*j->in));
+	j->has = calloc(nslots ? nslots : 1, 1);
+	return j->in && j->has ? 0 : -1;
 }
 
 /* The state at the entry of instruction i. */
 static void state_enter(const struct joins *j, size_t i, int live,
 			struct regs *r)
 {
+	long k = j->slot[i];
+
 	if (!live)
-		r->known = 0;
-	if (j->has[i] & 2) {
-		r->known = 0;
+		regs_forget(r, ALL_REGS);
+	if (k < 0 || !j->has[k])
 		return;
-	}
-	if (j->has[i] & 1) {
-		if (live)
-			regs_meet(r, &j->in[i]);
-		else
-			*r = j->in[i];
-	}
+	if (live)
+		regs_join(r, &j->in[k]);
+	else
+		*r = j->in[k];
 }
 
-static int record_call(const char *symbol, const struct insn *in,
-		       const struct handler *h, enum flow fl,
-		       const struct regs *r, struct calls *out)
+static int record_calls(const char *symbol, const struct insn *in,
+			const struct handler *h, enum flow fl,
+			const struct regs *r, struct calls *out)
 {
+	const struct vset *rdi = &r->r[RDI];
 	struct call c = { 0 };
+	int k;
 
 	c.addr = in->addr;
 	c.h = h;
 	c.branch = fl == FLOW_CALL ? 0 : fl == FLOW_JMP ? 1 : 2;
-	c.symbol = strdup(symbol);
-	if (!c.symbol)
-		return -1;
-	if (r->known & (1u << RDI))
-		c.data = r->v[RDI];
-	else
+	c.shared = rdi->n > 1 ? rdi->n : 1;
+	if (!rdi->n)
 		c.why = "%rdi not a constant at the call";
-	return calls_push(out, &c);
+	for (k = 0; k < (rdi->n ? rdi->n : 1); k++) {
+		c.data = rdi->n ? rdi->v[k] : 0;
+		c.symbol = strdup(symbol);
+		if (!c.symbol || calls_push(out, &c))
+			return -1;
+	}
+	return 0;
 }
 
-int disasm_function(const char *symbol, const struct insn *v, size_t n,
-		    struct calls *out)
+/* One pass over the function; with out, record the handler calls. */
+static int walk(const char *symbol, const struct insn *v, size_t n,
+		struct joins *j, struct calls *out)
 {
-	struct joins j;
-	struct regs r = { { 0 }, 0 };
+	struct regs r;
 	const struct handler *h;
 	enum flow fl;
-	int live = 0, ret = 0;
+	int live;
 	size_t i;
 
-	if (joins_init(&j, v, n)) {
-		free(j.in);
-		free(j.has);
-		return -1;
-	}
-	for (i = 0; i < n && !ret; i++) {
-		state_enter(&j, i, live, &r);
+	regs_forget(&r, ALL_REGS);
+	j->changed = 0;
+	live = 1; /* the entry: nothing known */
+	for (i = 0; i < n; i++) {
+		state_enter(j, i, live, &r);
 		live = 1;
 		fl = insn_flow(v[i].mnem);
 		h = fl == FLOW_NEXT || fl == FLOW_END ? NULL :
 							insn_handler(&v[i]);
-		if (h)
-			ret = record_call(symbol, &v[i], h, fl, &r, out);
+		if (h && out && record_calls(symbol, &v[i], h, fl, &r, out))
+			return -1;
 		switch (fl) {
 		case FLOW_NEXT:
 			insn_apply(&v[i], &r);
 			break;
 		case FLOW_CALL:
-			r.known &= ~CALLER_SAVED;
+			regs_forget(&r, CALLER_SAVED);
 			break;
 		case FLOW_JCC:
-			joins_add(&j, v, n, i, &r);
+			joins_add(j, v, n, i, &r);
 			break;
 		case FLOW_JMP:
-			joins_add(&j, v, n, i, &r);
+			joins_add(j, v, n, i, &r);
 			live = 0;
 			break;
 		case FLOW_END:
@@ -429,6 +519,31 @@ int disasm_function(const char *symbol, const struct insn *v, size_t n,
 			break;
 		}
 	}
+	return 0;
+}
+
+#define MAX_PASSES 16
+
+int disasm_function(const char *symbol, const struct insn *v, size_t n,
+		    struct calls *out)
+{
+	struct joins j = { 0 };
+	int pass, ret = -1;
+
+	if (joins_init(&j, v, n))
+		goto out;
+	for (pass = 0; pass < MAX_PASSES; pass++) {
+		walk(symbol, v, n, &j, NULL);
+		if (!j.changed)
+			break;
+	}
+	if (j.changed) {
+		j.widen = 1;
+		walk(symbol, v, n, &j, NULL);
+	}
+	ret = walk(symbol, v, n, &j, out);
+out:
+	free(j.slot);
 	free(j.in);
 	free(j.has);
 	return ret;

@@ -18,6 +18,7 @@ static const char *const columns[] = {
 
 #define NCOLUMNS (sizeof(columns) / sizeof(columns[0]))
 #define UNKNOWN "?"
+#define SHOW_UNRESOLVED 20
 
 /* A field: tabs and newlines would break the row. */
 static void put_field(FILE *f, const char *s, int last)
@@ -152,22 +153,32 @@ static void print_tally(FILE *f, const char *title, const struct row *rows,
 
 static void print_totals(FILE *f, const struct row *rows, size_t n)
 {
-	size_t i, resolved = 0, branch[3] = { 0 };
+	size_t i, shown, resolved = 0, branch[3] = { 0 }, shared = 0;
 
 	for (i = 0; i < n; i++) {
 		resolved += rows[i].resolved;
+		if (i && rows[i].call->addr == rows[i - 1].call->addr)
+			continue;
 		branch[rows[i].call->branch]++;
+		shared += rows[i].call->shared > 1;
 	}
 	fprintf(f,
-		"census: %zu handler calls (%zu calls, %zu tail jumps, %zu conditional jumps)\n",
-		n, branch[0], branch[1], branch[2]);
+		"census: %zu rows (checks) at %zu handler calls (%zu calls, %zu tail jumps, %zu conditional jumps); %zu calls shared by several checks\n",
+		n, branch[0] + branch[1] + branch[2], branch[0], branch[1],
+		branch[2], shared);
 	fprintf(f, "census: %zu resolved, %zu unresolved\n", resolved,
 		n - resolved);
-	for (i = 0; i < n; i++)
-		if (!rows[i].resolved)
+	for (i = 0, shown = 0; i < n; i++) {
+		if (rows[i].resolved)
+			continue;
+		if (shown++ < SHOW_UNRESOLVED)
 			fprintf(f, "census: unresolved: 0x%lx in %s: %s\n",
 				rows[i].call->addr, rows[i].call->symbol,
 				rows[i].call->why);
+	}
+	if (shown > SHOW_UNRESOLVED)
+		fprintf(f, "census: ... and %zu more unresolved\n",
+			shown - SHOW_UNRESOLVED);
 	fputc('\n', f);
 }
 

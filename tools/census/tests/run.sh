@@ -62,7 +62,7 @@ else
 	check $? "rows of position-independent code (lea disp(%rip), %rdi)"
 	expect high
 	check $? "rows of a program at a kernel address (mov \$imm, %rdi)"
-	grep -q '^census: 12 handler calls' "$t/high.sum" &&
+	grep -q "^census: 12 rows (checks) at 12 handler calls" "$t/high.sum" &&
 		grep -q '^census: 12 resolved, 0 unresolved' "$t/high.sum" &&
 		grep -qE '^implicit-conversion:unsigned truncation +3 +2$' "$t/high.sum" &&
 		grep -qE '^tests/include +2 +1$' "$t/high.sum"
