@@ -10,6 +10,7 @@
  *   disasm.c    llvm-objdump's disassembly: each handler call and the
  *               static data address it passes in %rdi
  *   symbolize.c llvm-symbolizer, one batch: function and inline chain
+ *   module.c    a module linked alone, so that it reads like vmlinux
  *   report.c    the TSV and the summary per kind and per subsystem
  *   main.c      options and the order of the layers
  */
@@ -43,6 +44,10 @@ void elf_close(struct elf *e);
 const void *elf_at(const struct elf *e, unsigned long va, size_t len);
 /* the NUL-terminated string at va, NULL if it runs out of its section */
 const char *elf_str(const struct elf *e, unsigned long va);
+
+/* the section and offset of va ("" if none) */
+void elf_where(const struct elf *e, unsigned long va, const char **section,
+	       unsigned long *off);
 
 /* ---- data.c: handlers and their static data ---- */
 
@@ -120,6 +125,19 @@ struct frames {
 int symbolize_calls(const char *symbolizer, const char *obj,
 		    const struct calls *calls, struct frames *fr);
 
+/* ---- module.c ---- */
+
+#define PATH_MAX_C 4096
+
+struct linked {
+	char dir[PATH_MAX_C / 2]; /* the temporary directory; "" if none */
+	char elf[PATH_MAX_C]; /* the linked module */
+};
+
+/* Link the module ko alone into out->elf; 0 on success. */
+int module_link(const char *linker, const char *ko, struct linked *out);
+void module_unlink(struct linked *l);
+
 /* ---- report.c ---- */
 
 struct row {
@@ -127,6 +145,7 @@ struct row {
 	const struct frames *fr;
 	struct check chk; /* site "?" if unresolved */
 	int resolved;
+	char address[160]; /* 0x... in vmlinux; MODULE:SECTION+0x... */
 };
 
 void report_tsv(FILE *f, const struct row *rows, size_t n);

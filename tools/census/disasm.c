@@ -63,13 +63,12 @@ static const char *const reg_high[] = { "ah", "ch", "dh", "bh" };
  * they do not name last, or that this reader does not model: they forget
  * every register. */
 static const char *const forget_all[] = {
-	"lock",	  "rep",     "repe",   "repne", "xchg",	     "cmpxchg",
-	"xadd",	  "mul",     "div",    "idiv",	"cqto",	     "cltd",
-	"cltq",	  "cwtl",    "cpuid",  "rdtsc", "rdmsr",     "rdpmc",
-	"xgetbv", "syscall", "sysret", "movs",	"stos",	     "lods",
-	"cmps",	  "scas",    "ins",    "outs",		     "enter",
-	"leave",  "rdrand",  "rdseed", "in",	"cmpxchg8b", "cmpxchg16b",
-	"rdtscp",
+	"lock",	  "rep",     "repe",   "repne",	    "xchg",	  "cmpxchg",
+	"xadd",	  "mul",     "div",    "idiv",	    "cqto",	  "cltd",
+	"cltq",	  "cwtl",    "cpuid",  "rdtsc",	    "rdmsr",	  "rdpmc",
+	"xgetbv", "syscall", "sysret", "movs",	    "stos",	  "lods",
+	"cmps",	  "scas",    "ins",    "outs",	    "enter",	  "leave",
+	"rdrand", "rdseed",  "in",     "cmpxchg8b", "cmpxchg16b", "rdtscp",
 };
 
 /* Mnemonics whose last register operand is read, not written. */

@@ -17,6 +17,7 @@
 
 struct span {
 	unsigned long addr, size, off;
+	const char *name;
 };
 
 struct elf {
@@ -43,8 +44,9 @@ static int elf_check(const unsigned char *map, size_t len, const char *path,
 	    eh->e_machine != EM_X86_64)
 		return elf_fail(err, errsz, path, "not ELF64 x86_64");
 	if (eh->e_type != ET_EXEC)
-		return elf_fail(err, errsz, path,
-				"not a linked executable (modules: not yet)");
+		return elf_fail(
+			err, errsz, path,
+			"not a linked executable (a module: name it .ko)");
 	if (eh->e_shentsize != sizeof(Elf64_Shdr) ||
 	    eh->e_shoff + (unsigned long)eh->e_shnum * sizeof(Elf64_Shdr) > len)
 		return elf_fail(err, errsz, path, "bad section headers");
@@ -55,7 +57,12 @@ static int elf_spans(struct elf *e)
 {
 	const Elf64_Ehdr *eh = (const void *)e->map;
 	const Elf64_Shdr *sh = (const void *)(e->map + eh->e_shoff);
+	const Elf64_Shdr *strs = NULL;
 	size_t i;
+
+	if (eh->e_shstrndx < eh->e_shnum &&
+	    sh[eh->e_shstrndx].sh_offset + sh[eh->e_shstrndx].sh_size <= e->len)
+		strs = &sh[eh->e_shstrndx];
 
 	e->spans = calloc(eh->e_shnum ? eh->e_shnum : 1, sizeof(*e->spans));
 	if (!e->spans)
@@ -69,6 +76,13 @@ static int elf_spans(struct elf *e)
 		e->spans[e->nspans].addr = sh[i].sh_addr;
 		e->spans[e->nspans].size = sh[i].sh_size;
 		e->spans[e->nspans].off = sh[i].sh_offset;
+		e->spans[e->nspans].name = "";
+		if (strs && sh[i].sh_name < strs->sh_size &&
+		    memchr(e->map + strs->sh_offset + sh[i].sh_name, 0,
+			   strs->sh_size - sh[i].sh_name))
+			e->spans[e->nspans].name = (const char *)e->map +
+						   strs->sh_offset +
+						   sh[i].sh_name;
 		e->nspans++;
 	}
 	return 0;
@@ -150,4 +164,13 @@ const char *elf_str(const struct elf *e, unsigned long va)
 	if (!memchr(p, 0, s->size - (va - s->addr)))
 		return NULL;
 	return p;
+}
+
+void elf_where(const struct elf *e, unsigned long va, const char **section,
+	       unsigned long *off)
+{
+	const struct span *s = elf_span(e, va);
+
+	*section = s ? s->name : "";
+	*off = s ? va - s->addr : va;
 }

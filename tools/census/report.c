@@ -56,7 +56,7 @@ void report_tsv(FILE *f, const struct row *rows, size_t n)
 		put_int(f, ok, r->chk.dst.bits);
 		put_int(f, ok, r->chk.src.is_signed);
 		put_int(f, ok, r->chk.dst.is_signed);
-		fprintf(f, "0x%lx\n", r->call->addr);
+		put_field(f, r->address, 1);
 	}
 }
 
@@ -142,9 +142,9 @@ static void print_tally(FILE *f, const char *title, const struct row *rows,
 			t[nt - 1].sites++;
 	}
 	qsort(t, nt, sizeof(*t), tally_cmp);
-	fprintf(f, "%-44s %8s %8s\n", title, "calls", "sites");
+	fprintf(f, "%-48s %8s %8s\n", title, "calls", "sites");
 	for (i = 0; i < nt; i++)
-		fprintf(f, "%-44s %8zu %8zu\n", t[i].key, t[i].calls,
+		fprintf(f, "%-48s %8zu %8zu\n", t[i].key, t[i].calls,
 			t[i].sites);
 	fputc('\n', f);
 	free(p);
@@ -172,8 +172,8 @@ static void print_totals(FILE *f, const struct row *rows, size_t n)
 		if (rows[i].resolved)
 			continue;
 		if (shown++ < SHOW_UNRESOLVED)
-			fprintf(f, "census: unresolved: 0x%lx in %s: %s\n",
-				rows[i].call->addr, rows[i].call->symbol,
+			fprintf(f, "census: unresolved: %s in %s: %s\n",
+				rows[i].address, rows[i].call->symbol,
 				rows[i].call->why);
 	}
 	if (shown > SHOW_UNRESOLVED)

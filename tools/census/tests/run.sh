@@ -5,11 +5,11 @@
 # and with the kernel's code model at the kernel's address), whose census
 # must be tests/expected.tsv; and, when VMLINUX names one, a real kernel's
 # census against check-vmlinux's count of handler calls.
-# Environment: CENSUS (the binary), CLANG (default clang-19), TMPDIR_T
-# (scratch directory), VMLINUX (optional).
+# Environment: CENSUS (the binary), CLANG (default clang-19), LLD (default
+# ld.lld-19), TMPDIR_T (scratch directory), VMLINUX (optional).
 set -u
 : "${CENSUS:?}" "${CLANG:=clang-19}" "${TMPDIR_T:=/tmp/ubsan-census-test.$$}"
-: "${VMLINUX:=}"
+: "${VMLINUX:=}" "${LLD:=ld.lld-19}"
 here=$(cd "$(dirname "$0")/.." && pwd)
 t=$TMPDIR_T
 mkdir -p "$t"
@@ -22,7 +22,7 @@ skip() { n=$((n + 1)); pass=$((pass + 1)); echo "ok $n - $1 # SKIP $2"; }
 check() { if [ "$1" -eq 0 ]; then ok "$2"; else bad "$2"; fi; }
 
 echo "TAP version 13"
-echo "1..9"
+echo "1..10"
 
 # build NAME CFLAGS LDFLAGS: the test program, compiled from the census
 # folder so that its sites read tests/sample.c, tests/include/sample.h
@@ -49,7 +49,7 @@ expect() {
 }
 
 if ! command -v "$CLANG" >/dev/null 2>&1; then
-	for i in 1 2 3 4 5 6 7; do skip "test program $i" "no $CLANG"; done
+	for i in 1 2 3 4 5 6 7 8; do skip "test program $i" "no $CLANG"; done
 else
 	build low "-fno-pic" "" >"$t/build.log" 2>&1 &&
 		build pie "-fpie" "-no-pie" >>"$t/build.log" 2>&1 &&
@@ -69,6 +69,12 @@ else
 	check $? "summary per kind and per subsystem"
 	sh "$here/check-count.sh" "$t/high.elf" "$t/high.tsv" >"$t/count"
 	check $? "rows equal the handler calls llvm-objdump shows: $(cat "$t/count")"
+	$LLD -r -o "$t/sample.ko" "$t/high-sample.o" "$t/high-sign.o" &&
+		"$CENSUS" -o "$t/ko.tsv" "$t/high.elf" "$t/sample.ko" 2>/dev/null &&
+		grep -F "	sample.ko:.text+0x" "$t/ko.tsv" | cut -f1-10 >"$t/ko.rows" &&
+		sed 1d "$here/tests/expected.tsv" | diff -u - "$t/ko.rows" &&
+		sh "$here/check-count.sh" "$t/high.elf" "$t/ko.tsv" >/dev/null
+	check $? "a module (relocatable) after the executable: the same rows"
 	"$CENSUS" -o "$t/none.tsv" "$t/high-none.elf" 2>"$t/none.err"
 	[ $? -eq 1 ] && grep -q 'CONFIG_UBSAN_TRAP' "$t/none.err"
 	check $? "no handler call: exit 1, trap mode named"
