@@ -28,7 +28,7 @@
 
 /* ---- registers ---- */
 
-#define MAXV 8
+#define MAXV 16
 
 /* the constants a register may hold; n == 0: not known */
 struct vset {
