@@ -5,8 +5,8 @@
  * per check of a call that Clang shared between several), and a summary per
  * kind and per subsystem on stderr.
  *
- *   ubsan-census [-o FILE] [-q] [--objdump PATH] [--symbolizer PATH]
- *                [--linker PATH] VMLINUX [MODULE.ko...]
+ *   ubsan-census [-o FILE] [-q | --summary] [--objdump PATH]
+ *                [--symbolizer PATH] [--linker PATH] VMLINUX [MODULE.ko...]
  *
  * Exit status: 0 done, 1 no handler call at all (a trap-mode kernel),
  * 2 usage or I/O error.
@@ -21,7 +21,8 @@ struct opts {
 	const char *objdump, *symbolizer, *linker;
 	char **inputs; /* vmlinux, then modules */
 	int ninputs;
-	int quiet;
+	int quiet; /* no summary */
+	int summary; /* the summary on stdout, the TSV only with -o */
 };
 
 struct tools {
@@ -41,10 +42,11 @@ struct object {
 
 static void usage(FILE *f)
 {
-	fputs("usage: ubsan-census [-o FILE] [-q] [--objdump PATH] [--symbolizer PATH]\n"
-	      "                    [--linker PATH] VMLINUX [MODULE.ko...]\n"
+	fputs("usage: ubsan-census [-o FILE] [-q | --summary] [--objdump PATH]\n"
+	      "                    [--symbolizer PATH] [--linker PATH] VMLINUX [MODULE.ko...]\n"
 	      "  -o FILE    write the TSV to FILE (default: stdout)\n"
-	      "  -q         no summary on stderr\n",
+	      "  -q         no summary on stderr\n"
+	      "  --summary  the summary on stdout; the TSV only with -o\n",
 	      f);
 }
 
@@ -60,6 +62,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 
 		if (!strcmp(a, "-q")) {
 			o->quiet = 1;
+		} else if (!strcmp(a, "--summary")) {
+			o->summary = 1;
 		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			usage(stdout);
 			exit(0);
@@ -249,9 +253,11 @@ static int census(const struct opts *o, struct object *obs)
 			return 2;
 	}
 	rows = all_rows(obs, o->ninputs, &nrows);
-	if (!rows || write_tsv(o, rows, nrows))
+	if (!rows || ((!o->summary || o->out) && write_tsv(o, rows, nrows)))
 		goto out;
-	if (!o->quiet)
+	if (o->summary)
+		report_summary(stdout, rows, nrows);
+	else if (!o->quiet)
 		report_summary(stderr, rows, nrows);
 	ret = 0;
 	if (!obs[0].c.n) {
