@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The census's output: one TSV row per handler call, and a summary that
- * counts the calls and the distinct sites per kind and per subsystem (the
+ * The census's output: one TSV row per check (per handler call, and per
+ * check of a call shared by several), and a summary that counts the
+ * checks and the distinct sites per kind and per subsystem (the
  * first one or two directories of the site's file: kernel/sched, net/ipv4,
  * fs, mm, include/linux ...).
  */
@@ -73,7 +74,7 @@ void subsystem_of(const char *path, char *out, size_t outsz)
 	snprintf(out, outsz, "%.*s", (int)n, path);
 }
 
-/* ---- tallies: calls and distinct sites per key ---- */
+/* ---- tallies: checks and distinct sites per key ---- */
 
 struct pair {
 	char key[96];
@@ -82,7 +83,7 @@ struct pair {
 
 struct tally {
 	const char *key;
-	size_t calls, sites;
+	size_t checks, sites;
 };
 
 static int pair_cmp(const void *a, const void *b)
@@ -97,8 +98,8 @@ static int tally_cmp(const void *a, const void *b)
 {
 	const struct tally *x = a, *y = b;
 
-	if (x->calls != y->calls)
-		return x->calls < y->calls ? 1 : -1;
+	if (x->checks != y->checks)
+		return x->checks < y->checks ? 1 : -1;
 	return strcmp(x->key, y->key);
 }
 
@@ -137,14 +138,14 @@ static void print_tally(FILE *f, const char *title, const struct row *rows,
 	for (i = 0; i < n; i++) {
 		if (!nt || strcmp(t[nt - 1].key, p[i].key))
 			t[nt++].key = p[i].key;
-		t[nt - 1].calls++;
+		t[nt - 1].checks++;
 		if (!i || pair_cmp(&p[i - 1], &p[i]))
 			t[nt - 1].sites++;
 	}
 	qsort(t, nt, sizeof(*t), tally_cmp);
-	fprintf(f, "%-48s %8s %8s\n", title, "calls", "sites");
+	fprintf(f, "%-48s %8s %8s\n", title, "checks", "sites");
 	for (i = 0; i < nt; i++)
-		fprintf(f, "%-48s %8zu %8zu\n", t[i].key, t[i].calls,
+		fprintf(f, "%-48s %8zu %8zu\n", t[i].key, t[i].checks,
 			t[i].sites);
 	fputc('\n', f);
 	free(p);
