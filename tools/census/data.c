@@ -58,7 +58,6 @@ const struct handler *handler_find(const char *sym, size_t n)
 	return NULL;
 }
 
-#define LOC_SIZE 16
 #define OFF_TYPE 16
 #define OFF_FROM 16
 #define OFF_TO 24
