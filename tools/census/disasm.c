@@ -28,7 +28,7 @@
 
 /* ---- registers ---- */
 
-#define MAXV 16
+#define MAXV 32
 
 /* the constants a register may hold; n == 0: not known */
 struct vset {
