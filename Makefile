@@ -517,6 +517,13 @@ check-vmlinux: kernel
 		{ echo "check-vmlinux: no call to __ubsan_handle_$$h in vmlinux"; exit 1; }; \
 	done; echo "check-vmlinux: every integer handler is called from vmlinux"
 
+## census          every integer check in vmlinux and the guest's modules: $(BB)/census.tsv, a summary, rows vs check-vmlinux (2%)
+.PHONY: census
+census: kernel tools
+	@$(B)/tools/ubsan-census -o $(BB)/census.tsv $(TREE)/vmlinux \
+		$(TREE)/lib/test_ubsan.ko $(TREE)/lib/test_ubsan_smp.ko
+	@sh $(KIT)/tools/census/check-count.sh $(TREE)/vmlinux $(BB)/census.tsv
+
 ## checkpatch      run the tree's scripts/checkpatch.pl over every patch
 checkpatch: | $(PRISTINE)/Makefile
 	@fail=0; for p in $(SERIES_PATCHES) $(wildcard $(REGRESSIONS_DIR)/*.patch); do \
