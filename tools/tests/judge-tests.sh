@@ -162,7 +162,7 @@ echo "exit status $st" >>"$T/7.live"
 	[ -s "$T/7.log" ]
 result $? "--stop-at-finding exits 3 and stops the writer" "$T/7.live"
 
-# 8. --coverage: the rules over census rows (testdata/census-sample.tsv,
+# 8. --coverage: the rules over real census rows (testdata/census-sample.tsv,
 # rows of the tiny kernel's census): every row is counted once.
 "$TRIAGE" --kit "$KIT" --src "$src" --coverage "$TESTDATA/census-sample.tsv" \
 	>"$T/8.out" 2>&1
