@@ -96,7 +96,7 @@ measure() {
 				"$(stat -c %s "$tree/arch/x86/boot/bzImage")"
 		} >"$RES/$f.size"
 		out=$BENCH/boots/run-$f
-		"$KIT/boot-tests/run-qemu.sh" -I -t 1800 -k "$tree/arch/x86/boot/bzImage" \
+		"$KIT/boot-tests/host/run-qemu.sh" -I -t 1800 -k "$tree/arch/x86/boot/bzImage" \
 			-i "$BENCH/boot-tests/initramfs.cpio" -o "$out" -n "bench-$f" \
 			-w "$list" || echo "bench: $f: boot verdict $(cat "$out/verdict")"
 		parse_log "$out/console.log" >"$RES/$f.run"
@@ -107,7 +107,7 @@ measure() {
 	# Trap mode says what fired: test_ubsan on the trap kernel oopses on
 	# its first case; the line before the oops names the check.
 	out=$BENCH/boots/trap-test-ubsan
-	"$KIT/boot-tests/run-qemu.sh" -a "$ACCEL" -c "$KVM_CACHE" -t 300 \
+	"$KIT/boot-tests/host/run-qemu.sh" -a "$ACCEL" -c "$KVM_CACHE" -t 300 \
 		-k "$BENCH/trap/arch/x86/boot/bzImage" \
 		-i "$BENCH/boot-tests-trap/initramfs.cpio" -o "$out" -n trap-test-ubsan \
 		-w test-ubsan >/dev/null

@@ -75,10 +75,9 @@ tab=$(printf '\t')
 t0=$(date +%s)
 
 # The kit's part of a job, in a directory named by its content.
-kit_files="jobs/boot-job.sh boot-tests/run-qemu.sh boot-tests/verdict.sh
-boot-tests/u16-boundary.sh annotations/sites.tsv annotations/idioms.tsv
-patches/regressions/known-bugs.tsv"
-kit_files="$kit_files $(cd "$kit" && ls sanitizer-ignorelist/*.scl)"
+kit_files="jobs/boot-job.sh boot-tests/host/run-qemu.sh report/verdict.sh
+report/u16-boundary.sh annotations/sites.tsv annotations/idioms.tsv"
+kit_files="$kit_files $(cd "$kit" && ls sanitizer-ignorelist/*.scl corpus/*/known-bugs.tsv)"
 # shellcheck disable=SC2086 # lists of file names
 khash=$({ (cd "$kit" && sha256sum $kit_files) && sha256sum <"$triage"; } |
 	sha256sum | cut -c1-16)

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <glob.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -78,6 +79,8 @@ static void usage(FILE *f)
 static int load_kit(struct lists *l, const char *dir)
 {
 	char buf[4096];
+	glob_t g;
+	size_t i;
 	int ret = 0;
 
 	snprintf(buf, sizeof(buf), "%s/sanitizer-ignorelist", dir);
@@ -87,6 +90,12 @@ static int load_kit(struct lists *l, const char *dir)
 	snprintf(buf, sizeof(buf), "%s/patches/regressions/known-bugs.tsv",
 		 dir);
 	ret |= lists_load_known_bugs(l, buf, 0);
+	/* Bridge until --kit learns the corpus: one table per corpus bug. */
+	snprintf(buf, sizeof(buf), "%s/corpus/*/known-bugs.tsv", dir);
+	if (glob(buf, 0, NULL, &g) == 0)
+		for (i = 0; i < g.gl_pathc; i++)
+			ret |= lists_load_known_bugs(l, g.gl_pathv[i], 0);
+	globfree(&g);
 	snprintf(buf, sizeof(buf), "%s/annotations/idioms.tsv", dir);
 	ret |= lists_load_idioms(l, buf, 0);
 	return ret;
