@@ -46,6 +46,7 @@ expected() {
 
 # A triage.tsv row as "site function (values)": "V to R" for a conversion,
 # the operation for an arithmetic overflow.
+# shellcheck disable=SC2016 # an awk program, expanded by awk
 SITE_AWK='
 function site(   d) {
 	d = ""

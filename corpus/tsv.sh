@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # One table of the detection corpus from its folders: the header, then the
-# rows of every CORPUS/BUG/TABLE.tsv, folders in name order (C locale).
+# rows of every CORPUS/BUG/TABLE.tsv, folders in name order.
 # make writes the aggregates into the build directory (corpus.tsv from
 # bug.tsv, known-bugs.tsv); detect-table.sh and detect-modes.sh read them
 # through this script.
@@ -13,7 +13,7 @@ set -eu
 corpus=$1
 table=$2
 first=1
-for f in $(LC_ALL=C ls -d "$corpus"/*/"$table.tsv"); do
+for f in "$corpus"/*/"$table.tsv"; do
 	if [ $first = 1 ]; then
 		cat "$f"
 		first=0

@@ -94,6 +94,7 @@ for b in "$raw" "$mine"; do
 		{ echo "noise: no triage.tsv in $b" >&2; exit 2; }
 done
 sites_of "$raw" >"$raw/sites.tsv"
+# shellcheck disable=SC2086 # NOISE_FUZZ_TSV: zero or more file names
 sites_of "$mine" ${NOISE_FUZZ_TSV:-} >"$mine/sites.tsv"
 
 echo "noise on $base: the same workloads, without and with the kit"

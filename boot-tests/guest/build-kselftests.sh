@@ -2,12 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Build the tree's kselftests for the guest, statically, and write one item
-# list per target for boot-tests/items.c.
+# list per target for boot-tests/guest/items.c.
 #
 # usage: build-kselftests.sh SRC CONF OUT TARGET...
 #   SRC     an unpacked kernel tree (only tools/testing/selftests is read;
 #           the builds write into OUT)
-#   CONF    boot-tests/kselftests.conf: tests skipped (why) or given another
+#   CONF    boot-tests/guest/kselftests.conf: tests skipped (why) or given another
 #           time budget
 #   OUT     OUT/TARGET/ gets what the target's Makefile builds, plus its
 #           scripts and data files; OUT/kselftest-TARGET is its item list;

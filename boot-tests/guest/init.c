@@ -401,7 +401,8 @@ int main(void)
 	for (i = 0; i < n; i++) {
 		out("kit: workload begin %s", names[i]);
 		t0 = now_ms();
-		res = run_one(names[i], timeouts[i] > 0 ? timeouts[i] : timeout_s,
+		res = run_one(names[i],
+			      timeouts[i] > 0 ? timeouts[i] : timeout_s,
 			      &status);
 		ms = now_ms() - t0;
 		out("kit: workload end %s status=%d time_ms=%ld", names[i],

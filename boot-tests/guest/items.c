@@ -211,8 +211,10 @@ static void run_item(const char *workload, int nr, struct item *it)
 	static char *const envp[] = { "PATH=/usr/sbin:/usr/bin:/sbin:/bin",
 				      "HOME=/tmp", "TERM=dumb", "TMPDIR=/tmp",
 				      NULL };
-	struct capture c = { .timeout_s = it->timeout_s, .cwd = it->dir,
-			     .envp = envp, .tail = 40 };
+	struct capture c = { .timeout_s = it->timeout_s,
+			     .cwd = it->dir,
+			     .envp = envp,
+			     .tail = 40 };
 	char why[160] = "", cmd[512];
 	size_t len = 0;
 	const char *const *a;

@@ -1,12 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# The item list of the stress-ng workload (for boot-tests/items.c): one item
+# The item list of the stress-ng workload (for boot-tests/guest/items.c): one item
 # per stressor that this stress-ng knows, in its order.
 #
 # usage: stress-ng-items.sh STRESS_NG CONF SECONDS BUDGET > LIST
 #   STRESS_NG  the stress-ng binary (the one the guest gets)
-#   CONF       boot-tests/stress-ng.conf: the stressors that are skipped, why
+#   CONF       boot-tests/guest/stress-ng.conf: the stressors that are skipped, why
 #   SECONDS    each stressor's --timeout
 #   BUDGET     each stressor's time before it is killed (TIMEOUT)
 set -eu
@@ -16,6 +16,7 @@ bin=$1 conf=$2 secs=$3 budget=$4
 stressors=$("$bin" --stressors) || { echo "$0: $bin --stressors failed" >&2; exit 1; }
 [ -n "$stressors" ] || { echo "$0: $bin lists no stressors" >&2; exit 1; }
 
+# shellcheck disable=SC2086 # split to count the words
 echo "# stress-ng $("$bin" --version | sed -n 's/.*version \([^ ,]*\).*/\1/p'): $(echo $stressors | wc -w) stressors"
 # 3: no resources for the stressor, 4: not implemented on this system
 echo "skip-status: 3 4"

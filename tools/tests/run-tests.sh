@@ -217,6 +217,7 @@ printf 'UBSAN: shift-out-of-bounds in lib/a.c:1:2\n' >"$TMPDIR_T/one.log"
 "$TRIAGE" "$TMPDIR_T/one.log" >/dev/null
 [ $? -eq 1 ] && ok || bad "exit status for a new report is not 1"
 "$TRIAGE" --filter-kind none "$TMPDIR_T/one.log" >/dev/null
+# shellcheck disable=SC2181 # the status of the command above
 [ $? -eq 0 ] && ok || bad "exit status without reports is not 0"
 "$TRIAGE" "$TMPDIR_T/does-not-exist" >/dev/null 2>&1
 [ $? -eq 2 ] && ok || bad "exit status for a missing log is not 2"
@@ -322,6 +323,7 @@ if [ -f "$wd.skipped" ] && [ ! -s "$wd.skipped" ]; then
 		bad "--syz --fp-rate --kit (status $st): $(cat "$TMPDIR_T/syz.fp")"
 	"$TRIAGE" --kit "$kit" --filter-kind implicit-conversion --syz "$wd" \
 		>/dev/null
+	# shellcheck disable=SC2181 # the status of the command above
 	[ $? -eq 0 ] && ok ||
 		bad "--syz: status with every site classified not 0"
 	"$TRIAGE" --syz "$wd" >/dev/null
@@ -457,6 +459,7 @@ if [ -d "$PEER_LOGS/syzkaller" ]; then
 		bad "--kit classification"
 	fi
 	"$TRIAGE" --kit "$ex" "$@" >/dev/null
+	# shellcheck disable=SC2181 # the status of the pipeline above
 	[ $? -eq 0 ] && ok || bad "exit status with every site classified"
 	"$TRIAGE" --fp-rate --ignorelist "$ex/sanitizer-ignorelist" \
 		--annotations "$ex/annotations/sites.tsv" \
