@@ -9,7 +9,8 @@
 #    folder of the checkout) exists, or starts with build/ (the build
 #    layout). Placeholders are not checked: a part in capitals (BUG, NAME)
 #    or with <, {, *, $; a :LINE suffix is dropped; a span after a
-#    possessive ("syzkaller's `docs/hub.md`") is another project's path.
+#    possessive ("syzkaller's `docs/hub.md`") is another project's path,
+#    as is the directory of make -C (it may be the kernel tree's).
 # One KTAP line per document.
 #
 # usage: check-docs.sh TOP [DOC...]      (default: README.md docs/*.md)
@@ -40,7 +41,7 @@ code_of() {
 	function spans(text,   pre) {
 		while (match(text, /`[^`]+`/)) {
 			pre = substr(text, 1, RSTART - 1)
-			printf "%s%s\n", (pre ~ /([A-Za-z]\x27s|(^|[^A-Za-z])its) $/ ? "ext " : ""), \
+			printf "%s%s\n", (pre ~ /([A-Za-z]\x27s|(^|[^A-Za-z])its) +$/ ? "ext " : ""), \
 				substr(text, RSTART + 1, RLENGTH - 2)
 			text = substr(text, RSTART + RLENGTH)
 		}
@@ -73,7 +74,7 @@ targets_of() {
 
 # repo paths in backquoted spans
 paths_of() {
-	grep -v '^ext ' | tr ' ' '\n' | sed 's/[,;.)]*$//; s/:[0-9][0-9:-]*$//' |
+	grep -v '^ext ' | sed 's/-C [^ ]*//g' | tr ' ' '\n' | sed 's/[,;.)]*$//; s/:[0-9][0-9:-]*$//' |
 		grep -e / | grep -v -e '^[/~.-]' | grep -v '[<{*$|>]' |
 		grep -vE '(^|/)[A-Z][A-Z0-9_]*(/|\.|$)' | grep -v '^build/' | sort -u
 }
