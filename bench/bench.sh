@@ -9,10 +9,10 @@
 #   bench.sh report    the table on stdout, $BENCH/bench.json, and the
 #                      change of every ratio since the previous run
 #
-# Environment: KIT, BENCH (absolute), TRIAGE, KVM_CACHE, ROUNDS, WORKLOADS,
+# Environment: TOP, BENCH (absolute), TRIAGE, KVM_CACHE, ROUNDS, WORKLOADS,
 # ACCEL.
 set -u
-: "${KIT:?}" "${BENCH:?}" "${TRIAGE:?}" "${KVM_CACHE:?}" "${ROUNDS:=5}" "${ACCEL:=auto}"
+: "${TOP:?}" "${BENCH:?}" "${TRIAGE:?}" "${KVM_CACHE:?}" "${ROUNDS:=5}" "${ACCEL:=auto}"
 : "${WORKLOADS:=bench-syscalls perf-cve-2023-6931 perf-u16-2015 perf-read-format-sweep}"
 FLAVORS="none report trap none-trap"
 RES=$BENCH/results
@@ -96,7 +96,7 @@ measure() {
 				"$(stat -c %s "$tree/arch/x86/boot/bzImage")"
 		} >"$RES/$f.size"
 		out=$BENCH/boots/run-$f
-		"$KIT/boot-tests/run-qemu.sh" -I -t 1800 -k "$tree/arch/x86/boot/bzImage" \
+		"$TOP/boot-tests/host/run-qemu.sh" -I -t 1800 -k "$tree/arch/x86/boot/bzImage" \
 			-i "$BENCH/boot-tests/initramfs.cpio" -o "$out" -n "bench-$f" \
 			-w "$list" || echo "bench: $f: boot verdict $(cat "$out/verdict")"
 		parse_log "$out/console.log" >"$RES/$f.run"
@@ -107,7 +107,7 @@ measure() {
 	# Trap mode says what fired: test_ubsan on the trap kernel oopses on
 	# its first case; the line before the oops names the check.
 	out=$BENCH/boots/trap-test-ubsan
-	"$KIT/boot-tests/run-qemu.sh" -a "$ACCEL" -c "$KVM_CACHE" -t 300 \
+	"$TOP/boot-tests/host/run-qemu.sh" -a "$ACCEL" -c "$KVM_CACHE" -t 300 \
 		-k "$BENCH/trap/arch/x86/boot/bzImage" \
 		-i "$BENCH/boot-tests-trap/initramfs.cpio" -o "$out" -n trap-test-ubsan \
 		-w test-ubsan >/dev/null

@@ -13,8 +13,8 @@
 # kernel's build (for KCIDB), RUNKEY the runner's run (job.txt keeps both);
 # the options after -- go to run-qemu.sh as they
 # are (-t, -x, -s, -a, -m, ...). The kit's files are found next to this
-# script: ../boot-tests/{run-qemu,verdict}.sh, ../sanitizer-ignorelist/,
-# ../annotations/sites.tsv, ../patches/regressions/known-bugs.tsv and
+# script: ../boot-tests/host/run-qemu.sh, ../report/verdict.sh,
+# ../sanitizer-ignorelist/, ../annotations/sites.tsv, ../corpus/*/known-bugs.tsv and
 # ../bin/ubsan-triage (or $TRIAGE). The host needs sh, coreutils, awk and
 # QEMU, nothing else.
 #
@@ -64,7 +64,7 @@ shift $((OPTIND - 1))
 
 kit=$(cd "$(dirname "$0")/.." && pwd)
 triage=${TRIAGE:-$kit/bin/ubsan-triage}
-for f in "$kernel" "$initrd" "$kit/boot-tests/run-qemu.sh" "$kit/boot-tests/verdict.sh"; do
+for f in "$kernel" "$initrd" "$kit/boot-tests/host/run-qemu.sh" "$kit/report/verdict.sh"; do
 	[ -r "$f" ] || host_fault "cannot read $f"
 done
 [ -x "$triage" ] || host_fault "no ubsan-triage at $triage"
@@ -82,7 +82,7 @@ start=$(date -u +%Y-%m-%dT%H:%M:%S+00:00)
 # The KVM probe's answer is the host's; the job's options come after, so
 # that they win.
 # (its summary line is printed at the end, for a guest verdict only)
-summary=$(sh "$kit/boot-tests/run-qemu.sh" -c "$parent/.partial/kvm-probe" "$@" \
+summary=$(sh "$kit/boot-tests/host/run-qemu.sh" -c "$parent/.partial/kvm-probe" "$@" \
 	-k "$kernel" -i "$initrd" -o "$tmp" -n "$name" -w "$workloads")
 rc=$?
 case $rc in
@@ -116,7 +116,7 @@ fi
 [ $? -le 1 ] || host_fault "ubsan-triage --json failed"
 files="console.log qemu.stderr boot.txt verdict triage.tsv triage.json job.txt"
 if [ "$expect" != - ]; then
-	sh "$kit/boot-tests/verdict.sh" "$tmp" "$expect" >"$tmp/expect.txt"
+	sh "$kit/report/verdict.sh" "$tmp" "$expect" >"$tmp/expect.txt"
 	files="$files expect.txt"
 fi
 

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh
 # Sourced by the kit's sh tests (jobs/test-fanout.sh, tools/kcidb/test-kcidb.sh):
 # check NAME GOT WANT prints "ok" or "FAIL" and counts into pass and fail.
 pass=0 fail=0

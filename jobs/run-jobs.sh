@@ -75,10 +75,9 @@ tab=$(printf '\t')
 t0=$(date +%s)
 
 # The kit's part of a job, in a directory named by its content.
-kit_files="jobs/boot-job.sh boot-tests/run-qemu.sh boot-tests/verdict.sh
-boot-tests/u16-boundary.sh annotations/sites.tsv annotations/idioms.tsv
-patches/regressions/known-bugs.tsv"
-kit_files="$kit_files $(cd "$kit" && ls sanitizer-ignorelist/*.scl)"
+kit_files="jobs/boot-job.sh boot-tests/host/run-qemu.sh report/verdict.sh
+report/u16-boundary.sh annotations/sites.tsv annotations/rules.tsv"
+kit_files="$kit_files $(cd "$kit" && ls sanitizer-ignorelist/*.scl corpus/*/known-bugs.tsv)"
 # shellcheck disable=SC2086 # lists of file names
 khash=$({ (cd "$kit" && sha256sum $kit_files) && sha256sum <"$triage"; } |
 	sha256sum | cut -c1-16)
@@ -128,8 +127,10 @@ while IFS=$tab read -r name outdir kernel initrd vmlinux build expect workloads 
 	n=$((n + 1))
 done <"$list"
 [ $n -gt 0 ] || die "$list: no job"
+# shellcheck disable=SC2013 # names are single words
 key=$( (echo "$khash" && cd "$new" && cat jobs.tsv && for name in $(cat names); do
 	cat "body.$name"; done) | sha256sum | cut -c1-16)
+# shellcheck disable=SC2013 # names are single words
 for name in $(cat "$new/names"); do
 	echo "-r $key $(cat "$new/body.$name")" >"$new/spec/$name" && rm "$new/body.$name"
 done
@@ -168,7 +169,7 @@ if [ -n "$hosts" ]; then
 		*' '*) cmd=${login%% *} args=${login#* } ;;
 		*) cmd=$ssh args=$login ;;
 		esac
-		# shellcheck disable=SC2086 # ssh command and its options
+		# shellcheck disable=SC2086,SC2016 # ssh command and its options; $p is the remote shell's
 		missing=$($cmd -o BatchMode=yes -o ConnectTimeout=10 $args \
 			'for p in qemu-system-x86_64 perl rsync sha256sum awk; do command -v $p >/dev/null || echo $p; done' \
 			</dev/null 2>"$rundir/ssh-probe.err")
@@ -176,6 +177,7 @@ if [ -n "$hosts" ]; then
 		if [ $rc -ne 0 ]; then
 			echo "run-jobs: host '$line' cannot be reached (ssh exit $rc: $(tail -1 "$rundir/ssh-probe.err")); its jobs go to the other hosts" >&2
 		elif [ -n "$missing" ]; then
+			# shellcheck disable=SC2116,SC2086 # echo joins the lines into one
 			echo "run-jobs: host '$line' lacks $(echo $missing); its jobs go to the other hosts" >&2
 		else
 			echo "$line" >>"$rundir/hosts"

@@ -75,6 +75,7 @@ while [ -z "$killed" ] && kill -0 $runner 2>/dev/null && [ $i -lt 1800 ]; do
 	sleep 0.1
 	# a QEMU of the ssh host (sshd's child, not the runner's): its
 	# console log is under that host's directory
+	# shellcheck disable=SC2009 # the full command line is matched, pgrep -f would match this shell too
 	q=$(ps -eo args= | grep -o "^qemu-system-x86_64 .*${remote}[^/]*" |
 		grep -o "${remote}[^/]*" | head -1)
 	[ -n "$q" ] || continue
@@ -110,6 +111,7 @@ if [ -n "$killed" ]; then
 		"$([ "$(date -d "$st" +%s 2>/dev/null || echo 0)" -ge "$killed_at" ] && echo yes)" yes
 fi
 images=$(cut -f3,4 "$work/jobs.tsv" | tr '\t' '\n' | sort -u | xargs sha256sum | cut -c1-64 | sort -u)
+# shellcheck disable=SC2012,SC2116,SC2086 # file names are hashes; echo joins the lines
 check "the ssh host got each image once, by content" \
 	"$(cd "$sshd/home/int-sanitizer-kit/img" 2>/dev/null && ls | sort | paste -sd' ' -)" \
 	"$(echo $images)"
@@ -146,6 +148,7 @@ pids="$runner $(descendants $runner)"
 kill -KILL $pids 2>/dev/null
 wait $runner 2>/dev/null
 first=$(awk -F'\t' 'NR > 1 && $7 == 0 { sub(/.*\//, "", $9); print $9 }' "$log")
+# shellcheck disable=SC2116,SC2086 # echo joins the lines into one
 echo "fanout: killed the runner and everything it started, after job(s) $(echo $first)"
 missing=$(for n in $names; do echo "$first" | grep -qx "$n" || echo "$n"; done)
 check "the killed run left jobs to do" "$([ -n "$missing" ] && echo yes)" yes

@@ -69,6 +69,7 @@ done <"$scratch/files"
 # the two perf fixes, both in 6.1.192).
 cp -R "$scratch/stage" "$scratch/reverse"
 : >"$scratch/present"
+# shellcheck disable=SC2086 # patch paths have no blanks
 for p in $(printf '%s\n' $patches | sed -n '1!G;h;$p'); do
 	if patch -R -p1 -F0 -d "$scratch/reverse" -f -s --dry-run <"$p" >/dev/null 2>&1; then
 		patch -R -p1 -F0 -d "$scratch/reverse" -f -s --no-backup-if-mismatch <"$p"

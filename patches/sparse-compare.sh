@@ -9,7 +9,7 @@
 #   PRISTINE  the unpacked tarball (never written)
 #   TREE      the kit's patched, configured and built tree
 #   BASE      a scratch copy of PRISTINE, configured like TREE (made here)
-#   SERIES    patches/series
+#   SERIES    patches/6.1/series
 #
 # Warnings are compared per file by their text without line numbers, since
 # the patches move lines; a warning that appears more often after the
@@ -52,6 +52,7 @@ for f in $files; do
 	checked=$((checked + 1))
 	for side in tree base; do
 		eval dir=\$$side
+		# shellcheck disable=SC2154 # dir is set by the eval above
 		[ -f "$dir/$f" ] || { : >"$tmp/$side"; continue; }
 		kmake "$dir" "$o" | grep -E '^[^ ]+:[0-9]+:[0-9]+: (warning|error):' |
 			sed -E 's/:[0-9]+:[0-9]+:/:/' | sort >"$tmp/$side" || true

@@ -96,7 +96,7 @@ AllowTcpForwarding yes
 Subsystem sftp /usr/lib/openssh/sftp-server
 EOF
 truncate -s 1M "$vm/disk.img"
-sh "$kit/boot-tests/mkinitramfs.sh" -o "$vm/initramfs.cpio" -s "$vm/stage" \
+sh "$kit/boot-tests/guest/mkinitramfs.sh" -o "$vm/initramfs.cpio" -s "$vm/stage" \
 	-i "$kit/syzkaller/vm-init.sh" -B /bin/busybox \
 	-d /usr/sbin/sshd:/usr/sbin/sshd \
 	-d /usr/lib/openssh/sftp-server:/usr/lib/openssh/sftp-server \

@@ -10,7 +10,7 @@
 #               must stay a crash)
 #   TRIAGE-TSV  ubsan-triage --tsv output of earlier boots or fuzzing runs:
 #               the sites it classed with an explanation (an idiom rule of
-#               annotations/idioms.tsv, say), that is every class but "new",
+#               annotations/rules.tsv, say), that is every class but "new" and "finding",
 #               "bug" and "known-bug"; absent files are skipped
 #
 # syz-manager matches an ignore against the report's first line, for the
@@ -39,7 +39,7 @@ awk -F'\t' -v sites="$sites" '
 			print $1 "\t" $3
 		next
 	}
-	$1 != "new" && $1 !~ /bug$/ && $3 ~ /:[0-9]+(:[0-9]+)?$/ {
+	$1 != "new" && $1 != "finding" && $1 !~ /bug$/ && $3 ~ /:[0-9]+(:[0-9]+)?$/ {
 		sub(/:[0-9]+$/, "", $3)     # the column: reports name LINE:COL
 		print $3 "\t" $2
 	}' "$sites" $tsvs | sort -u | awk -F'\t' '

@@ -32,15 +32,19 @@ sed -n 's/^[[:space:]]*"\(.*\)",*$/\1/p' "$tmp/ignores.json" | sed 's/\\\\/\\/g'
 cat "$tmp"/*.tsv | awk -F'\t' '{ s = $3; sub(/^\.\//, "", s); print s "\t" $1 }' |
 	sort -u >"$tmp/classes"
 
-echo "KTAP version 1"
+echo "TAP version 13"
 echo "1..4"
 fail=0
+npass=0
+nfail=0
 ok() { # n description status
 	if [ "$3" = 0 ]; then
 		echo "ok $1 $2"
+		npass=$((npass + 1))
 	else
 		echo "not ok $1 $2"
 		fail=1
+		nfail=$((nfail + 1))
 	fi
 }
 
@@ -86,4 +90,5 @@ line=$(awk -F'\t' '$4 == "annotated" && $3 == "implicit-conversion" { print $1; 
 printf '%s\n' "UBSAN: signed-integer-overflow in $line:1" | grep -Eqf "$tmp/res" && s=1
 ok 4 "the kind is part of the match ($line)" $s
 echo "# $n logs, $(wc -l <"$tmp/lines") distinct first lines"
+echo "# $npass passed, $nfail failed"
 exit $fail

@@ -15,6 +15,7 @@ cat "$LOG" >/dev/null
 now() { date +%s%N; }
 best() { # command... -> best wall time in ns
 	b=
+	# shellcheck disable=SC2034 # i counts the rounds only
 	for i in 1 2 3; do
 		s=$(now)
 		"$@" >"$LOG.out"

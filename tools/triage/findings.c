@@ -4,7 +4,7 @@
  * JSON). A finding is a site the rules judged suspicious (class finding,
  * open until someone judges it), or a site whose annotations/sites.tsv row
  * records the judgement: idiom "finding:NAME" on a row of class bug is a
- * confirmed finding, whose fix is patches/findings/NAME.patch; idiom
+ * confirmed finding, whose fix is patches/findings/NAME/; idiom
  * "rejected-finding" on any other row is a rejected one, the row's reason
  * saying why. Each comes with its evidence (entry, value, the statement,
  * the next use, a fix direction), the program that reached it, and

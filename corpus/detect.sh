@@ -1,0 +1,131 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# make detect's recipe (mk/corpus.mk): build a kernel per corpus bug in one
+# detect tree, boot each with its reproducer, and print the table of
+# catches (detect-table.sh).
+#
+# First every kernel is built and kept: for each bug apply-series.sh brings
+# the tree to "series + that bug's revert" (corpus/BUG/KERNEL.patch; undoing
+# whatever an interrupted run left applied), Kbuild rebuilds the touched
+# files and relinks, and bzImage and vmlinux go to DETECT/images/BUG/; an
+# image whose series, patch and configuration did not change is kept as it
+# is. The builds take the Kbuild lock once, together (fd 9). The tree goes
+# back to the series alone at the start and at the end. Then every boot is a
+# job (jobs/run-jobs.sh; HOSTS: fanned out over ssh): each bug's kernel with
+# that bug's reproducer only, and the "control" kernel, without any revert,
+# with every reproducer; ubsan-triage reads each log. The table has this
+# run's bugs and every earlier boot whose kernel image and initramfs are
+# still current (boots/BUG/run-key), so that runs of a few bugs
+# (DETECT_BUGS=...) add up to the whole corpus.
+#
+# usage: detect.sh, with the environment make gives it:
+#   TOP KERNEL PRISTINE DETECT SERIES SERIES_PATCHES FRAGMENTS BASE_ARG
+#   BASE_FILE BUGS CORPUS_BUGS WORKLOADS QEMU_OPTS KBUILD_LOCK JOBS
+#   TRIAGE JOBS_DIR HOSTS HOSTS_SSH HOSTS_WD BOOT_JOBS BOOT_TRIES
+# Optional: CORPUS (the folder of bug folders, default corpus/), RUN (the
+# name of the job run and of the jobs, default detect) and TABLE (the table
+# script, default corpus/detect-table.sh): make findings runs the same
+# pipeline over patches/findings/, whose "bug" is a fix.
+# Exit status 1 when a boot job failed.
+set -u
+: "${TOP:?}" "${KERNEL:?}" "${PRISTINE:?}" "${DETECT:?}" "${SERIES:?}" "${TRIAGE:?}"
+: "${JOBS_DIR:?}" "${KBUILD_LOCK:?}" "${JOBS:=2}" "${MAKE:=make}"
+: "${CORPUS:=$TOP/corpus}" "${RUN:=detect}" "${TABLE:=$TOP/corpus/detect-table.sh}"
+tree=$DETECT/linux
+images=$DETECT/images
+
+start=$(date +%s)
+mkdir -p "$DETECT/boots" "$images"
+"$TOP/patches/apply-series.sh" "$PRISTINE" "$tree" "$SERIES" \
+	>"$DETECT/series.log" || { cat "$DETECT/series.log"; exit 1; }
+# shellcheck disable=SC2086 # FRAGMENTS: a list of file names
+"$TOP/kconfig/configure.sh" "$tree" "$BASE_ARG" $FRAGMENTS || exit 1
+# shellcheck disable=SC2086 # lists of file names
+base=$( (echo "$BASE_ARG"; cat $SERIES $SERIES_PATCHES $FRAGMENTS $BASE_FILE) |
+	sha256sum | cut -c1-16)
+patch_of() { [ "$1" = control ] || echo "$CORPUS/$1/$KERNEL.patch"; }
+# shellcheck disable=SC2046 # no patch for control
+key_of() { echo "$base-$(cat /dev/null $(patch_of "$1") | sha256sum | cut -c1-16)"; }
+
+# build BUG KEY: the tree (already at series + BUG's revert) into images/BUG
+build() {
+	s=$(date +%s)
+	"$MAKE" -C "$tree" ARCH=x86_64 LLVM=1 -j"$JOBS" bzImage \
+		>"$DETECT/kbuild-$1.log" 2>&1 || { tail -40 "$DETECT/kbuild-$1.log"; exit 1; }
+	mkdir -p "$images/$1" &&
+		cp "$tree/arch/x86/boot/bzImage" "$tree/vmlinux" "$images/$1/" &&
+		echo $(($(date +%s) - s)) >"$images/$1/build_s" &&
+		echo "$2" >"$images/$1/key" || exit 1
+	echo "  BUILT   $1 in $(($(date +%s) - s)) s"
+}
+
+todo=
+for bug in control $BUGS; do
+	if [ "$(cat "$images/$bug/key" 2>/dev/null)" = "$(key_of "$bug")" ] &&
+		[ -s "$images/$bug/vmlinux" ]; then
+		echo "  KEPT    $bug"
+	else
+		todo="$todo $bug"
+	fi
+done
+if [ -n "$todo" ]; then
+	exec 9>"$KBUILD_LOCK"
+	echo "  LOCK    $KBUILD_LOCK"
+	flock 9
+	echo "  LOCKED  after $(($(date +%s) - start)) s"
+	for bug in $todo; do
+		# shellcheck disable=SC2046 # no patch for control
+		"$TOP/patches/apply-series.sh" "$PRISTINE" "$tree" "$SERIES" \
+			$(patch_of "$bug") >"$DETECT/series.log" ||
+			{ cat "$DETECT/series.log"; exit 1; }
+		build "$bug" "$(key_of "$bug")"
+	done
+	flock -u 9
+	exec 9>&-
+	"$TOP/patches/apply-series.sh" "$PRISTINE" "$tree" "$SERIES" \
+		>"$DETECT/series.log" || { cat "$DETECT/series.log"; exit 1; }
+fi
+built=$(date +%s)
+for bug in control $CORPUS_BUGS; do
+	[ -r "$images/$bug/build_s" ] || continue
+	printf '%s\tbuild\t%s\n' "$bug" "$(cat "$images/$bug/build_s")"
+done >"$DETECT/times.tsv"
+
+"$MAKE" -s -C "$TOP/boot-tests" O="$DETECT/boot-tests" KMODS= \
+	KIT_WORKLOADS="$WORKLOADS" || exit 1
+initrd=$DETECT/boot-tests/initramfs.cpio
+# a job line (jobs/README.md): name, result directory, bzImage, initramfs,
+# vmlinux, build, expectation, workloads, run-qemu.sh options
+job() {
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$RUN-$1" "$DETECT/boots/$1" \
+		"$images/$1/bzImage" "$initrd" "$images/$1/vmlinux" "$RUN-$1" - "$2" \
+		"$QEMU_OPTS"
+}
+{
+	job control "$(echo "$WORKLOADS" | tr ' ' ,)"
+	for bug in $BUGS; do
+		job "$bug" "$(awk -F'\t' 'NR == 2 { print $2 }' "$CORPUS/$bug/bug.tsv")"
+	done
+} >"$DETECT/$RUN.jobs"
+mkdir -p "$JOBS_DIR"
+rc=0
+set -- -n "$RUN" -d "$JOBS_DIR" -K "$TOP" -T "$TRIAGE" -W "$HOSTS_WD" \
+	-j "$BOOT_JOBS" -R "$BOOT_TRIES"
+[ -z "$HOSTS" ] || set -- "$@" -H "$HOSTS" -S "$HOSTS_SSH"
+sh "$TOP/jobs/run-jobs.sh" "$@" "$DETECT/$RUN.jobs" || rc=1
+
+ikey=$(sha256sum <"$initrd" | cut -c1-16)
+for bug in $BUGS; do
+	mkdir -p "$DETECT/boots/$bug"
+	echo "$(key_of "$bug") $ikey" >"$DETECT/boots/$bug/run-key"
+done
+table=
+for bug in $CORPUS_BUGS; do
+	[ "$(cat "$DETECT/boots/$bug/run-key" 2>/dev/null)" = "$(key_of "$bug") $ikey" ] &&
+		table="$table $bug"
+done
+# shellcheck disable=SC2086 # a list of bugs
+sh "$TABLE" "$TOP" "$KERNEL" "$DETECT" $table
+echo "$RUN: $(($(date +%s) - start)) s in all: builds $((built - start)) s, boots $(($(date +%s) - built)) s"
+exit $rc

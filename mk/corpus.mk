@@ -1,0 +1,76 @@
+# The detection corpus (not part of test): historical integer bugs put back
+# one at a time, each booted with its own reproducer, to measure what the
+# sanitizers catch. One folder per bug, corpus/BUG/ (corpus/README.md):
+# bug.tsv (its workload and expectation), known-bugs.tsv (its expected
+# sites), KERNEL.patch (its revert), repro.c (its reproducer, if it owns one).
+# The aggregate tables are made into the build directory (corpus/tsv.sh).
+#
+# One tree, $(OUT)/detect/linux (mk/tree.mk): the series plus
+# kconfig/detect.config; corpus/detect.sh builds a kernel per bug in it and
+# boots them (HOSTS=FILE: over ssh).
+
+.PHONY: detect detect-modes corpus-tables
+DETECT := $(OUT)/detect
+DETECT_TREE := $(DETECT)/linux
+DETECT_CORPUS_BUGS := $(notdir $(patsubst %/bug.tsv,%,$(wildcard $(TOP)/corpus/*/bug.tsv)))
+DETECT_BUGS := $(DETECT_CORPUS_BUGS)
+DETECT_WORKLOADS := $(shell sh $(TOP)/corpus/tsv.sh $(TOP)/corpus bug | \
+	awk -F'\t' 'NR > 1 && $$1 !~ /^\#/ && !seen[$$2]++ { print $$2 }')
+DETECT_FRAGMENTS := $(GUEST_FRAGMENTS) \
+	$(TOP)/kconfig/integer-sanitizers.config $(BUILD_DIR)/ignorelist.config \
+	$(TOP)/kconfig/detect.config $(wildcard $(TOP)/kconfig/detect-$(KERNEL).config) \
+	$(if $(UNSIGNED_WRAP),$(OUT)/unsigned-wrap.config)
+DETECT_TIMEOUT ?= 240
+# CVE-2021-38166 needs 4 GiB of map values in one hash bucket: its reproducer
+# skips the wrap in a smaller guest. QEMU only allocates what the guest uses.
+DETECT_MEM ?= 6144
+# An oops ends the boot at once (QEMU runs with -no-reboot): several of the
+# bugs corrupt memory right after the arithmetic that the sanitizers check.
+# kit.timeout cuts a workload that runs on after its report (the read_format
+# sweep on the 64 KiB kernel).
+DETECT_QEMU_OPTS = -a $(ACCEL) -t $(DETECT_TIMEOUT) -x 'oops=panic kit.timeout=180' \
+	$(QEMU_OPTS) -m $(DETECT_MEM)
+
+# the copy only: corpus/detect.sh applies the series and each revert itself
+$(eval $(call tree_rules,$(DETECT_TREE),$(SERIES),$(SERIES_PATCHES),$(DETECT_FRAGMENTS),, \
+	$(DETECT)/series.log,,))
+
+## corpus-tables   the corpus's aggregate tables: build/corpus/{corpus,known-bugs}.tsv
+corpus-tables:
+	@mkdir -p $(BUILD_DIR)/corpus
+	@sh $(TOP)/corpus/tsv.sh $(TOP)/corpus bug >$(BUILD_DIR)/corpus/corpus.tsv
+	@sh $(TOP)/corpus/tsv.sh $(TOP)/corpus known-bugs >$(BUILD_DIR)/corpus/known-bugs.tsv
+	@echo "corpus-tables: $(BUILD_DIR)/corpus/corpus.tsv, known-bugs.tsv"
+
+## detect          re-introduce each corpus bug, boot its reproducer, table of catches (HOSTS=FILE: boots over ssh)
+detect: $(BUILD_DIR)/.deps-stamp tools $(IGNORELIST) $(BUILD_DIR)/ignorelist.config \
+		$(if $(UNSIGNED_WRAP),$(OUT)/unsigned-wrap.config) | $(DETECT_TREE)/Makefile
+	@# The recipe runs make recursively, so make -n would run it, boots included.
+	@$(if $(findstring n,$(firstword -$(MAKEFLAGS))),echo "detect: skipped under make -n"; exit 0;) \
+	TOP=$(TOP) KERNEL=$(KERNEL) PRISTINE=$(PRISTINE) DETECT=$(DETECT) \
+	SERIES=$(SERIES) SERIES_PATCHES='$(SERIES_PATCHES)' \
+	FRAGMENTS='$(strip $(DETECT_FRAGMENTS))' BASE_ARG=$(BASE_ARG) BASE_FILE='$(BASE_FILE)' \
+	BUGS='$(DETECT_BUGS)' CORPUS_BUGS='$(DETECT_CORPUS_BUGS)' \
+	WORKLOADS='$(strip $(DETECT_WORKLOADS))' QEMU_OPTS="$(strip $(DETECT_QEMU_OPTS))" \
+	KBUILD_LOCK=$(KBUILD_LOCK) JOBS=$(JOBS) MAKE='$(MAKE)' TRIAGE=$(TRIAGE) \
+	JOBS_DIR=$(JOBS_DIR) HOSTS='$(if $(HOSTS),$(abspath $(HOSTS)))' HOSTS_SSH='$(HOSTS_SSH)' \
+	HOSTS_WD=$(HOSTS_WD) BOOT_JOBS=$(BOOT_JOBS) BOOT_TRIES=$(BOOT_TRIES) \
+	sh $(TOP)/corpus/detect.sh
+
+# make detect-modes: the corpus once per unsigned-wrap mode, each mode in its
+# own detect tree ($(BUILD_DIR)/<base>[-uw-<setting>]/detect), then one table.
+# off is the kit's default (no unsigned-wrap checks); DETECT_AUDIT is the
+# directories a user would audit for sizes that come from user space.
+DETECT_AUDIT ?= net/packet,kernel/bpf,fs
+DETECT_MODES ?= off $(DETECT_AUDIT) all size_t
+# the UNSIGNED_WRAP value of a mode: off is none
+uw_setting = $(filter-out off,$(1))
+DETECT_MODE_DIRS = $(foreach m,$(DETECT_MODES), \
+	$(m)=$(BUILD_DIR)/$(BASE_NAME)$(KV_NAME)$(call uw_suffix,$(call uw_setting,$(m)))/detect)
+## detect-modes    make detect in each unsigned-wrap mode (DETECT_MODES), one table of catches
+detect-modes:
+	@rc=0; $(foreach m,$(DETECT_MODES), \
+		echo "detect-modes: UNSIGNED_WRAP=$(m)"; \
+		$(MAKE) -s detect UNSIGNED_WRAP=$(call uw_setting,$(m)) || rc=1;) \
+	sh $(TOP)/corpus/detect-modes.sh $(TOP) $(BUILD_DIR)/$(BASE_NAME)$(KV_NAME)/detect-modes.tsv \
+		$(DETECT_MODE_DIRS) || rc=1; exit $$rc

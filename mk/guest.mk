@@ -1,0 +1,82 @@
+# Stage 3: the guest: static init, test_ubsan.ko, and the workload groups
+# (boot-tests/Makefile): kit (the kit's own workloads, perf and its
+# selftests), kselftests, stress-ng, user (WORKLOADS=DIR).
+
+INITRAMFS := $(OUT)/boot-tests/initramfs.cpio
+GUEST_GROUPS := $(sort kit $(WORKLOAD_GROUPS))
+ifneq ($(filter-out kit kselftests stress-ng,$(GUEST_GROUPS)),)
+$(error WORKLOAD_GROUPS: unknown group(s) $(filter-out kit kselftests stress-ng,$(GUEST_GROUPS)); the groups are kit kselftests stress-ng, and WORKLOADS=DIR adds user)
+endif
+ifneq ($(WORKLOADS),)
+ifeq ($(wildcard $(WORKLOADS)/.),)
+$(error WORKLOADS=$(WORKLOADS): not a directory)
+endif
+endif
+STRESS_NG := /usr/bin/stress-ng
+## initramfs       build the guest programs and pack the initramfs
+initramfs: kernel perf-tool $(if $(filter kselftests,$(GUEST_GROUPS)),kselftests)
+	@$(MAKE) -s -C $(TOP)/boot-tests O=$(OUT)/boot-tests KMODS="$(TREE)/lib/test_ubsan.ko $(TREE)/lib/test_ubsan_smp.ko" \
+		PERF=$(PERF_OUT)/perf PERF_SELFTESTS=$(PERF_SELFTESTS) \
+		$(if $(filter stress-ng,$(GUEST_GROUPS)),STRESS_NG=$(STRESS_NG)) \
+		$(if $(filter kselftests,$(GUEST_GROUPS)),KSELFTESTS=$(KSELFTESTS_OUT)) \
+		$(if $(WORKLOADS),USER_WORKLOADS=$(abspath $(WORKLOADS)))
+
+# The tree's kselftests (boot-tests/guest/build-kselftests.sh, kselftests.conf),
+# static, for every base: userspace programs of the same kernel version.
+# In 6.1 the mm tests are still called vm; 6.12 calls them mm.
+KSELFTEST_TARGETS ?= timers futex $(if $(KV_NAME),mm,vm) exec proc seccomp sigaltstack size net
+KSELFTESTS_OUT := $(BUILD_DIR)/kselftests$(KV_NAME)
+.PHONY: kselftests
+## kselftests      build the tree's kselftests for the guest (static, gcc)
+kselftests: $(KSELFTESTS_OUT)/.built
+$(KSELFTESTS_OUT)/targets: FORCE
+	@mkdir -p $(@D); echo '$(KSELFTEST_TARGETS)' >$@.tmp
+	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
+$(KSELFTESTS_OUT)/.built: $(KSELFTESTS_OUT)/targets $(TOP)/boot-tests/guest/build-kselftests.sh \
+		$(TOP)/boot-tests/guest/kselftests.conf | $(PRISTINE)/Makefile $(BUILD_DIR)/.deps-stamp
+	@start=$$(date +%s); \
+	sh $(TOP)/boot-tests/guest/build-kselftests.sh $(PRISTINE) $(TOP)/boot-tests/guest/kselftests.conf \
+		$(KSELFTESTS_OUT) $(KSELFTEST_TARGETS) || exit 1; \
+	echo "kselftests: built in $$(( $$(date +%s) - start )) s"
+	@touch $@
+
+# The real perf tool and the perf_events selftests, from the unpacked tree
+# (same version as the kernel), built with gcc: userspace, static, as the
+# initramfs has no libc. A static build leaves out what has no static
+# library here (libdw, libzstd, libcap, libnuma, libunwind, slang); Python
+# (bindings, and the jevents tables: no PMU in the guest) and Perl are off.
+# perf is rebuilt only when these flags change (or build/perf/perf is
+# removed), so a second `make initramfs` does not touch it.
+PERF_OUT := $(BUILD_DIR)/perf$(KV_NAME)
+PERF_SELFTESTS := $(PERF_OUT)/selftests
+PERF_FLAGS := CC=gcc LDFLAGS=-static WERROR=0 NO_JEVENTS=1 NO_LIBPYTHON=1 \
+	NO_LIBPERL=1 NO_SLANG=1 NO_GTK2=1 NO_LIBUNWIND=1 NO_LIBDW_DWARF_UNWIND=1 \
+	NO_DWARF=1 NO_LIBNUMA=1 NO_LIBAUDIT=1 NO_JVMTI=1 NO_LIBBABELTRACE=1 \
+	NO_LIBCAP=1 NO_SDT=1 NO_LIBCRYPTO=1 NO_LIBZSTD=1 NO_LIBDEBUGINFOD=1 \
+	NO_LIBBPF=1
+.PHONY: perf-tool
+## perf-tool       build the tree's perf (static, gcc) and perf_events selftests
+perf-tool: $(PERF_OUT)/perf $(PERF_SELFTESTS)/.built
+
+$(PERF_OUT)/flags: FORCE
+	@mkdir -p $(PERF_OUT); echo '$(PERF_FLAGS)' >$@.tmp
+	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
+
+# Only the perf binary: the dlfilter test objects cannot link with -static.
+# The touch has a line of its own: make -n runs the line with $(MAKE).
+$(PERF_OUT)/perf: $(PERF_OUT)/flags | $(PRISTINE)/Makefile $(BUILD_DIR)/.deps-stamp
+	@date +%s >$(PERF_OUT)/.start; \
+	$(MAKE) -s -C $(PRISTINE)/tools/perf O=$(PERF_OUT) \
+		-j$(JOBS) $(PERF_FLAGS) $@ >$(PERF_OUT)/build.log 2>&1 || \
+		{ tail -30 $(PERF_OUT)/build.log; exit 1; }
+	@touch $@; echo "perf-tool: built $@ in $$(( $$(date +%s) - $$(cat $(PERF_OUT)/.start) )) s"
+
+# tools/testing/selftests/perf_events, through the tree's own lib.mk and
+# flags (no -O: sigtrap_threads reads a counter that its signal handler
+# bumps without a barrier, which -O2 caches), static
+$(PERF_SELFTESTS)/.built: | $(PRISTINE)/Makefile $(BUILD_DIR)/.deps-stamp
+	@mkdir -p $(@D)
+	@$(MAKE) -s -C $(PRISTINE)/tools/testing/selftests/perf_events \
+		OUTPUT=$(@D) CC='gcc -static'
+	@touch $@
+

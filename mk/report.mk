@@ -1,0 +1,58 @@
+# Stage 6: the verdict on each boot (report/verdict.sh), the report, and
+# the noise figures (report/noise.sh) against the raw kernel.
+
+## verdict         check the expected results of every boot
+verdict: tools
+	@pass=0; fail=0; \
+	for b in fixed:$(TREE):fixed $(foreach v,$(REGRESSIONS),$(v):$(OUT)/variants/$(v):caught); do \
+		name=$${b%%:*}; rest=$${b#*:}; tree=$${rest%%:*}; expect=$${rest#*:}; \
+		$(call TRIAGE_BOOT,$$name,$$tree); \
+		if $(TOP)/report/verdict.sh $(OUT)/boots/$$name $$expect; then pass=$$((pass + 1)); \
+		else fail=$$((fail + 1)); fi; \
+	done; echo "verdicts: $$pass passed, $$fail failed"; [ $$fail -eq 0 ]
+
+## report          the boot times and the triage of the fixed kernel
+report: triage
+	@for f in $(OUT)/boots/*/boot.txt; do \
+		echo "$$(basename $$(dirname $$f)): $$(tr '\n' ' ' <$$f)"; done
+
+# The raw kernel of make noise: the same base and configuration without the
+# ignorelist and without the triage patches (those below the "--- triage:"
+# line of the series), a tree of its own (mk/tree.mk) in $(RAW)/linux: what
+# a user of the integer checks gets without the kit's triage.
+RAW := $(OUT)/raw
+RAW_SERIES := $(RAW)/patches/series
+RAW_FRAGMENTS := $(filter-out $(BUILD_DIR)/ignorelist.config,$(FRAGMENTS)) \
+	$(RAW)/no-ignorelist.config
+# one folder of links: 6.12's series names 6.1's patches as ../6.1/NNNN
+$(RAW_SERIES): $(SERIES) $(SERIES_PATCHES)
+	@mkdir -p $(@D)
+	@ln -sf $(SERIES_PATCHES) $(@D)/
+	@sed -e '/^# --- triage:/,$$d' -e 's|^\.\./6\.1/||' $(SERIES) >$@
+$(RAW)/no-ignorelist.config:
+	@mkdir -p $(@D); echo 'CONFIG_UBSAN_INTEGER_IGNORELIST=""' >$@
+$(eval $(call tree_rules,$(RAW)/linux,$(RAW_SERIES),$(SERIES_PATCHES),$(RAW_FRAGMENTS),, \
+	$(RAW)/series.log,$(TOP)/kconfig/configure.sh --check $(BASE_ARG),))
+$(RAW)/linux/vmlinux: $(RAW)/linux/.kit-config-stamp
+	@start=$$(date +%s); $(call KMAKE,$(RAW)/linux) bzImage || exit 1; \
+	touch $@; echo "raw kernel: built in $$(( $$(date +%s) - start )) s"
+
+## noise           sites raw (no ignorelist, no triage patches) against the kit, per class,
+##                 group and idiom; checks kept; both perf bugs caught (for BASE)
+noise: tools boot boot-variants $(RAW)/linux/vmlinux
+	@w=$$(awk '$$1 != "test-ubsan" { print $$1 }' $(OUT)/boot-tests/workloads.list | paste -sd, -); \
+	$(call JOB_LINE,raw,$(OUT)/boots/raw,$(RAW)/linux/arch/x86/boot/bzImage,$(INITRAMFS), \
+		$(RAW)/linux/vmlinux,raw-$(BASE_NAME),-,$$w,-a $(ACCEL) -t $(BOOT_TIMEOUT) $(QEMU_OPTS)) \
+		>$(JOBS_DIR)/noise.jobs
+	@$(call RUN_JOBS,noise,$(JOBS_DIR)/noise.jobs)
+	@$(call TRIAGE_BOOT,raw,$(RAW)/linux)
+	@$(call TRIAGE_BOOT,fixed,$(TREE))
+	@$(foreach v,$(REGRESSIONS),$(call TRIAGE_BOOT,$(v),$(OUT)/variants/$(v));)
+	@NOISE_FUZZ_TSV='$(wildcard $(BUILD_DIR)/$(BASE_NAME)$(KV_NAME)-syz/fuzz/triage.tsv)' \
+		sh $(TOP)/report/noise.sh $(BASE_NAME) $(OUT)/boots/raw \
+		$(OUT)/boots/fixed $(RAW)/linux/vmlinux $(TREE)/vmlinux \
+		$(addprefix $(OUT)/boots/,$(REGRESSIONS)) | tee $(OUT)/noise.txt
+
+## fp-rate         make noise on the tiny base
+fp-rate:
+	@$(MAKE) -s noise BASE=tiny
