@@ -3,7 +3,7 @@
 #
 # KTAP tests of syzkaller/ignores.sh against real console logs: every
 # report's first line, as syz-manager sees it, must match an ignore when
-# ubsan-triage explains its site, and none when the site is new or a bug.
+# ubsan-triage explains its site, and none when the site is new, a finding or a bug.
 #
 # usage: test-ignores.sh KIT TRIAGE LOG...
 set -eu
@@ -65,14 +65,14 @@ while IFS= read -r line; do
 	seen=$((seen + 1))
 	if printf '%s\n' "[    1.000000][    T1] $line" | grep -Eqf "$tmp/res"; then
 		case $class in
-		new | bug | known-bug)
+		new | finding | bug | known-bug)
 			echo "# ignored, but $class: $line"
 			wrong=$((wrong + 1))
 			;;
 		esac
 	else
 		case $class in
-		new | bug | known-bug) ;;
+		new | finding | bug | known-bug) ;;
 		*)
 			echo "# not ignored, but $class: $line"
 			miss=$((miss + 1))
@@ -81,7 +81,7 @@ while IFS= read -r line; do
 	fi
 done <"$tmp/lines"
 ok 2 "every explained report of $seen is ignored" $miss
-ok 3 "no new or bug report is ignored" $wrong
+ok 3 "no new, finding or bug report is ignored" $wrong
 
 # 4: a line of another kind at an explained site is not ignored.
 s=0

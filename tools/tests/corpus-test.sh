@@ -22,7 +22,7 @@ triage=$1 dir=$2 expect=$3 tmp=$4
 export LC_ALL=C
 mkdir -p "$tmp"
 KTAP_BUF=$tmp/ktap
-# shellcheck source=tests/ktap.sh
+# shellcheck source=tools/tests/ktap.sh
 . "$(dirname "$0")/ktap.sh"
 
 # The expected values of one file: kit's override, else syzkaller's.

@@ -14,7 +14,7 @@ set -u
 : "${TMPDIR_T:=/tmp/ubsan-triage-test.$$}" "${CC:=cc}" "${UPDATE:=}"
 mkdir -p "$TMPDIR_T"
 KTAP_BUF=$TMPDIR_T/ktap
-# shellcheck source=tests/ktap.sh
+# shellcheck source=tools/tests/ktap.sh
 . "$(dirname "$0")/ktap.sh"
 
 # 1. unit tests (C)
