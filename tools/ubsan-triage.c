@@ -176,20 +176,14 @@ static int load_corpus_bugs(struct lists *l, const char *dir)
 static int load_kit(struct lists *l, const char *dir)
 {
 	char buf[4096];
-	int ret = 0, bugs;
+	int ret = 0;
 
 	snprintf(buf, sizeof(buf), "%s/sanitizer-ignorelist", dir);
 	ret |= lists_load_ignorelist(l, buf, 0);
 	snprintf(buf, sizeof(buf), "%s/annotations/sites.tsv", dir);
 	ret |= lists_load_annotations(l, buf, 0);
-	bugs = load_corpus_bugs(l, dir);
-	if (bugs < 0)
+	if (load_corpus_bugs(l, dir) < 0)
 		ret = -1;
-	/* a checkout from before the corpus folders (issue 28) */
-	snprintf(buf, sizeof(buf), "%s/patches/regressions/known-bugs.tsv",
-		 dir);
-	if (!bugs)
-		ret |= lists_load_known_bugs(l, buf, 0);
 	snprintf(buf, sizeof(buf), "%s/annotations/rules.tsv", dir);
 	ret |= lists_load_rules(l, buf, 0);
 	return ret;
