@@ -146,6 +146,18 @@ static int split(char *line, char **c, int max)
 	return n;
 }
 
+/* Has a rule before rule i the same name and no static column? */
+static int named_before(const struct lists *l, size_t i)
+{
+	size_t j;
+
+	for (j = 0; j < i; j++)
+		if (!rule_is_static(&l->rules[j]) &&
+		    !strcmp(rule_name(&l->rules[j]), rule_name(&l->rules[i])))
+			return 1;
+	return 0;
+}
+
 static void cov_print(FILE *out, const struct lists *l, const struct cov *v)
 {
 	unsigned long sum;
@@ -173,8 +185,7 @@ static void cov_print(FILE *out, const struct lists *l, const struct cov *v)
 	for (i = 0; i < l->nrules; i++)
 		if (!rule_is_static(&l->rules[i]) &&
 		    strcmp(rule_class(&l->rules[i]), "hint") &&
-		    (i == 0 || strcmp(rule_name(&l->rules[i]),
-				      rule_name(&l->rules[i - 1]))))
+		    !named_before(l, i))
 			fprintf(out, " %s", rule_name(&l->rules[i]));
 	fprintf(out, ", and every check reached from a system call\n");
 	fprintf(out, "%-29s", "no static rule");
