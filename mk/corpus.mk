@@ -31,6 +31,19 @@ DETECT_MEM ?= 6144
 DETECT_QEMU_OPTS = -a $(ACCEL) -t $(DETECT_TIMEOUT) -x 'oops=panic kit.timeout=180' \
 	$(QEMU_OPTS) -m $(DETECT_MEM)
 
+# $(call DETECT_SH,DIR,CORPUS,RUN,TABLE,FRAGMENTS,BUGS,TABLE_BUGS,WORKLOADS):
+# corpus/detect.sh over the bug folders of CORPUS in the tree DIR/linux
+# (make detect: corpus/; make findings: patches/findings/)
+DETECT_SH = TOP=$(TOP) KERNEL=$(KERNEL) PRISTINE=$(PRISTINE) DETECT=$(1) \
+	CORPUS=$(2) RUN=$(3) TABLE=$(4) SERIES=$(SERIES) SERIES_PATCHES='$(SERIES_PATCHES)' \
+	FRAGMENTS='$(strip $(5))' BASE_ARG=$(BASE_ARG) BASE_FILE='$(BASE_FILE)' \
+	BUGS='$(strip $(6))' CORPUS_BUGS='$(strip $(7))' WORKLOADS='$(strip $(8))' \
+	QEMU_OPTS="$(strip $(DETECT_QEMU_OPTS))" \
+	KBUILD_LOCK=$(KBUILD_LOCK) JOBS=$(JOBS) MAKE='$(MAKE)' TRIAGE=$(TRIAGE) \
+	JOBS_DIR=$(JOBS_DIR) HOSTS='$(if $(HOSTS),$(abspath $(HOSTS)))' HOSTS_SSH='$(HOSTS_SSH)' \
+	HOSTS_WD=$(HOSTS_WD) BOOT_JOBS=$(BOOT_JOBS) BOOT_TRIES=$(BOOT_TRIES) \
+	sh $(TOP)/corpus/detect.sh
+
 # the copy only: corpus/detect.sh applies the series and each revert itself
 $(eval $(call tree_rules,$(DETECT_TREE),$(SERIES),$(SERIES_PATCHES),$(DETECT_FRAGMENTS),, \
 	$(DETECT)/series.log,,))
@@ -47,15 +60,8 @@ detect: $(BUILD_DIR)/.deps-stamp tools $(IGNORELIST) $(BUILD_DIR)/ignorelist.con
 		$(if $(UNSIGNED_WRAP),$(OUT)/unsigned-wrap.config) | $(DETECT_TREE)/Makefile
 	@# The recipe runs make recursively, so make -n would run it, boots included.
 	@$(if $(findstring n,$(firstword -$(MAKEFLAGS))),echo "detect: skipped under make -n"; exit 0;) \
-	TOP=$(TOP) KERNEL=$(KERNEL) PRISTINE=$(PRISTINE) DETECT=$(DETECT) \
-	SERIES=$(SERIES) SERIES_PATCHES='$(SERIES_PATCHES)' \
-	FRAGMENTS='$(strip $(DETECT_FRAGMENTS))' BASE_ARG=$(BASE_ARG) BASE_FILE='$(BASE_FILE)' \
-	BUGS='$(DETECT_BUGS)' CORPUS_BUGS='$(DETECT_CORPUS_BUGS)' \
-	WORKLOADS='$(strip $(DETECT_WORKLOADS))' QEMU_OPTS="$(strip $(DETECT_QEMU_OPTS))" \
-	KBUILD_LOCK=$(KBUILD_LOCK) JOBS=$(JOBS) MAKE='$(MAKE)' TRIAGE=$(TRIAGE) \
-	JOBS_DIR=$(JOBS_DIR) HOSTS='$(if $(HOSTS),$(abspath $(HOSTS)))' HOSTS_SSH='$(HOSTS_SSH)' \
-	HOSTS_WD=$(HOSTS_WD) BOOT_JOBS=$(BOOT_JOBS) BOOT_TRIES=$(BOOT_TRIES) \
-	sh $(TOP)/corpus/detect.sh
+	$(call DETECT_SH,$(DETECT),$(TOP)/corpus,detect,$(TOP)/corpus/detect-table.sh, \
+		$(DETECT_FRAGMENTS),$(DETECT_BUGS),$(DETECT_CORPUS_BUGS),$(DETECT_WORKLOADS))
 
 # make detect-modes: the corpus once per unsigned-wrap mode, each mode in its
 # own detect tree ($(BUILD_DIR)/<base>[-uw-<setting>]/detect), then one table.

@@ -27,16 +27,8 @@ $(eval $(call tree_rules,$(FINDINGS)/linux,$(SERIES),$(SERIES_PATCHES),$(FINDING
 findings: $(BUILD_DIR)/.deps-stamp tools $(IGNORELIST) $(BUILD_DIR)/ignorelist.config \
 		| $(FINDINGS)/linux/Makefile
 	@$(if $(findstring n,$(firstword -$(MAKEFLAGS))),echo "findings: skipped under make -n"; exit 0;) \
-	rc=0; TOP=$(TOP) KERNEL=$(KERNEL) PRISTINE=$(PRISTINE) DETECT=$(FINDINGS) \
-	CORPUS=$(FINDINGS_DIR) RUN=findings TABLE=$(TOP)/report/findings-table.sh \
-	SERIES=$(SERIES) SERIES_PATCHES='$(SERIES_PATCHES)' \
-	FRAGMENTS='$(strip $(FINDINGS_FRAGMENTS))' BASE_ARG=$(BASE_ARG) BASE_FILE='$(BASE_FILE)' \
-	BUGS='$(FINDINGS_BUGS)' CORPUS_BUGS='$(FINDINGS_BUGS)' \
-	WORKLOADS='$(FINDINGS_WORKLOADS)' QEMU_OPTS="$(strip $(DETECT_QEMU_OPTS))" \
-	KBUILD_LOCK=$(KBUILD_LOCK) JOBS=$(JOBS) MAKE='$(MAKE)' TRIAGE=$(TRIAGE) \
-	JOBS_DIR=$(JOBS_DIR) HOSTS='$(if $(HOSTS),$(abspath $(HOSTS)))' HOSTS_SSH='$(HOSTS_SSH)' \
-	HOSTS_WD=$(HOSTS_WD) BOOT_JOBS=$(BOOT_JOBS) BOOT_TRIES=$(BOOT_TRIES) \
-	sh $(TOP)/corpus/detect.sh || rc=1; \
+	rc=0; $(call DETECT_SH,$(FINDINGS),$(FINDINGS_DIR),findings,$(TOP)/report/findings-table.sh, \
+		$(FINDINGS_FRAGMENTS),$(FINDINGS_BUGS),$(FINDINGS_BUGS),$(FINDINGS_WORKLOADS)) || rc=1; \
 	$(MAKE) -s findings-report || rc=1; exit $$rc
 
 # The trees a finding's statement is looked up in: every unpacked kernel.
