@@ -10,20 +10,14 @@ set -u
 : "${TMPDIR_T:=/tmp/judge-test.$$}"
 T=$TMPDIR_T/judge
 rm -rf "$T" && mkdir -p "$T"
-n=0
-pass=0
-fail=0
-echo "TAP version 13"
-echo "1..8"
+KTAP_BUF=$T/ktap
+# shellcheck source=tools/tests/ktap.sh
+. "$(dirname "$0")/ktap.sh"
 result() { # status name [diagnostic file]
-	n=$((n + 1))
 	if [ "$1" -eq 0 ]; then
-		pass=$((pass + 1))
-		echo "ok $n $2"
+		ok "$2"
 	else
-		fail=$((fail + 1))
-		echo "not ok $n $2"
-		[ -n "${3-}" ] && [ -s "$3" ] && sed 's/^/# /' "$3" | head -40
+		bad "$2" "$([ -n "${3-}" ] && head -n 40 "$3")"
 	fi
 }
 
@@ -174,6 +168,4 @@ counted=$(awk '$1 == "checks" { s = 0; for (i = 2; i <= NF; i++) s += $i; print 
 	grep -q '^checksum ' "$T/8.out"
 result $? "--coverage counts every census row once" "$T/8.out"
 
-echo "# judge: $pass passed, $fail failed"
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+ktap_end
