@@ -20,7 +20,8 @@
 #
 # Results, written to a scratch directory and renamed to OUTDIR only when
 # complete: console.log, qemu.stderr, boot.txt and verdict (run-qemu.sh),
-# triage.tsv and triage.json (ubsan-triage, not symbolized), expect.txt
+# triage.tsv and triage.json (ubsan-triage, not symbolized), live.txt (the
+# sites as --follow judged them while the guest ran), expect.txt
 # (verdict.sh, unless EXPECT is -), job.txt (host, times, inputs' sha256),
 # and checksums (sha256sum of all of them, for the collector to check).
 #
@@ -79,12 +80,25 @@ trap 'exit 75' HUP INT TERM
 rm -rf "$out" "$tmp" && mkdir -p "$tmp" || host_fault "cannot write $tmp"
 start=$(date -u +%Y-%m-%dT%H:%M:%S+00:00)
 
+# The console is judged while the guest runs: ubsan-triage --follow reads
+# it as QEMU writes it (live.txt: each site as it is first seen, judged),
+# waiting for the file to appear, and finishes once the runner is done and
+# has told it so. Its table must be the batch triage's of the finished log
+# (follow= in job.txt).
+"$triage" --kit "$kit" --tsv --follow "$tmp/console.log" >"$tmp/follow.tsv" \
+	2>"$tmp/live.txt" &
+fpid=$!
+trap 'kill "$fpid" 2>/dev/null; exit 75' HUP INT TERM
+
 # The KVM probe's answer is the host's; the job's options come after, so
 # that they win.
 # (its summary line is printed at the end, for a guest verdict only)
 summary=$(sh "$kit/boot-tests/host/run-qemu.sh" -c "$parent/.partial/kvm-probe" "$@" \
 	-k "$kernel" -i "$initrd" -o "$tmp" -n "$name" -w "$workloads")
 rc=$?
+kill "$fpid" 2>/dev/null
+wait "$fpid"
+trap 'exit 75' HUP INT TERM
 case $rc in
 0 | 1 | 2 | 3 | 4) ;;
 10) host_fault "run-qemu.sh: bad usage or unreadable input" ;;
@@ -114,7 +128,14 @@ fi
 [ $? -le 1 ] || host_fault "ubsan-triage --tsv failed"
 "$triage" --kit "$kit" --json "$tmp/console.log" >"$tmp/triage.json"
 [ $? -le 1 ] || host_fault "ubsan-triage --json failed"
-files="console.log qemu.stderr boot.txt verdict triage.tsv triage.json job.txt"
+if cmp -s "$tmp/follow.tsv" "$tmp/triage.tsv"; then
+	follow=same
+else
+	follow=differs
+	echo "boot-job $name: ubsan-triage --follow and the batch triage differ" >&2
+fi
+rm -f "$tmp/follow.tsv"
+files="console.log qemu.stderr boot.txt verdict triage.tsv triage.json live.txt job.txt"
 if [ "$expect" != - ]; then
 	sh "$kit/report/verdict.sh" "$tmp" "$expect" >"$tmp/expect.txt"
 	files="$files expect.txt"
@@ -129,6 +150,7 @@ fi
 	echo "run_key=$runkey"
 	echo "expect=$expect"
 	echo "workloads=$workloads"
+	echo "follow=$follow"
 	echo "kernel_sha256=$(sha256sum <"$kernel" | cut -c1-64)"
 	echo "initramfs_sha256=$(sha256sum <"$initrd" | cut -c1-64)"
 	echo "options=$*"

@@ -223,7 +223,12 @@ static int parse_logs(struct run *run, char **paths, int n)
 		const char *path = paths[i];
 
 		run->logs.names[i] = strcmp(path, "-") ? path : "<stdin>";
-		fd = strcmp(path, "-") ? open(path, O_RDONLY) : 0;
+		if (!strcmp(path, "-"))
+			fd = 0;
+		else if (run->follow)
+			fd = follow_open(path, &run->fo);
+		else
+			fd = open(path, O_RDONLY);
 		if (fd < 0) {
 			fprintf(stderr, "ubsan-triage: %s: %s\n", path,
 				strerror(errno));

@@ -29,6 +29,17 @@ static void on_signal(int sig)
 	follow_signalled = 1;
 }
 
+/* SIGINT and SIGTERM end a follow (after one more read), for good. */
+static void install_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
 static void nap(void)
 {
 	struct timespec ts = { 0, FOLLOW_NAP_MS * 1000000L };
@@ -68,10 +79,27 @@ static void feed_lines(struct parser *p, char *buf, size_t *have)
 	*have -= done;
 }
 
+/*
+ * Open a log that its writer may not have made yet (a runner that removes
+ * the old log before QEMU creates the new one), as tail -F does: wait for
+ * it until the writer is done (--pid, --idle, a signal).
+ */
+int follow_open(const char *path, const struct follow_opts *o)
+{
+	int fd, waited_ms = 0;
+
+	install_signals();
+	while ((fd = open(path, O_RDONLY)) < 0 && errno == ENOENT &&
+	       !writer_done(o, 0, waited_ms)) {
+		nap();
+		waited_ms += FOLLOW_NAP_MS;
+	}
+	return fd;
+}
+
 int follow_fd(struct parser *p, int fd, const struct follow_opts *o)
 {
 	char *buf = malloc(FOLLOW_CHUNK);
-	struct sigaction sa, old_int, old_term;
 	struct stat st;
 	size_t have = 0;
 	ssize_t got;
@@ -80,10 +108,7 @@ int follow_fd(struct parser *p, int fd, const struct follow_opts *o)
 	if (!buf)
 		return -ENOMEM;
 	is_fifo = !fstat(fd, &st) && !S_ISREG(st.st_mode);
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
+	install_signals();
 	for (;;) {
 		if (o->stop && *o->stop)
 			break;
@@ -110,8 +135,6 @@ int follow_fd(struct parser *p, int fd, const struct follow_opts *o)
 		}
 	}
 	parser_feed(p, buf, have, 1);
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
 	free(buf);
 	return ret;
 }

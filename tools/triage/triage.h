@@ -238,6 +238,7 @@ struct follow_opts {
 	const int *stop; /* stop as soon as *stop is set; NULL: never */
 };
 
+int follow_open(const char *path, const struct follow_opts *o);
 int follow_fd(struct parser *p, int fd, const struct follow_opts *o);
 
 /* ---- sites.c: de-duplication ---- */
