@@ -78,11 +78,14 @@ fi
 # Dropping a patch from the series restores the pristine file.
 # (maple_tree's patch: no later patch builds on it.)
 # A series names its patches relative to its folder (6.12's shares 6.1's
-# as ../NNNN): the copy keeps both folders.
+# as ../6.1/NNNN): the copy keeps the folders side by side.
 mkdir -p "$tmp/p/series.d"
 sed '/0016-maple_tree/d' "$series" >"$tmp/p/series.d/series.short"
 cp "$(dirname "$series")"/*.patch "$tmp/p/series.d/"
-cp "$(dirname "$series")"/../*.patch "$tmp/p/" 2>/dev/null
+for d in "$(dirname "$series")"/../*/; do
+	mkdir -p "$tmp/p/$(basename "$d")"
+	cp "$d"*.patch "$tmp/p/$(basename "$d")/" 2>/dev/null
+done
 git_free_tree=$tmp/tree
 sed -i '$d' "$git_free_tree/lib/ubsan.c" # undo the hand edit
 "$apply" "$pristine" "$git_free_tree" "$tmp/p/series.d/series.short" >"$tmp/out" 2>&1
