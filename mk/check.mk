@@ -5,7 +5,8 @@
 
 CHECK_DIR := $(BUILD_DIR)/check
 CHECK_RUN = sh $(TOP)/tools/check-run.sh run $(CHECK_DIR) $(1)
-CHECKS := tools ignores runner shell format docs corpus series
+# the longest first: make -j starts them in this order
+CHECKS := tools runner ignores shell format docs corpus series
 # the kernel tree's .clang-format: the unpacked 6.1 tarball's, if any
 CLANG_FORMAT_STYLE ?= $(BUILD_DIR)/src/linux-source-6.1/.clang-format
 PEER_LOGS ?= $(abspath $(TOP)/../shared/peer-logs)
