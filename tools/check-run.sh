@@ -41,7 +41,11 @@ for name in "$@"; do
 	n=$((n + 1))
 	rc=$(cat "$dir/$name.rc" 2>/dev/null || echo missing)
 	secs=$(cat "$dir/$name.time" 2>/dev/null || echo '?')
-	last=$(grep -E '^(# )?[0-9]+ passed, [0-9]+ failed' "$dir/$name.log" 2>/dev/null | tail -1)
+	# the plain closing lines of its suites, added up; else its last "# " one
+	last=$(awk '/^[0-9]+ passed, [0-9]+ failed$/ { p += $1; f += $3; n++ }
+		END { if (n) printf "%d passed, %d failed", p, f }' "$dir/$name.log" 2>/dev/null)
+	[ -n "$last" ] || last=$(grep -E '^# [0-9]+ passed, [0-9]+ failed' \
+		"$dir/$name.log" 2>/dev/null | tail -1)
 	skip=$(sed -n 's/^1\.\.0 # SKIP \(.*\)/\1/p' "$dir/$name.log" 2>/dev/null | head -1)
 	echo "# $name: $secs s${last:+, ${last#\# }}"
 	if [ "$rc" = 0 ]; then
