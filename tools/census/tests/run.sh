@@ -95,4 +95,5 @@ else
 fi
 
 echo "# $pass passed, $fail failed"
+echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
