@@ -33,7 +33,7 @@ static void run_outputs(struct sitetab *t, const struct lists *l)
 
 	sites_sort(t);
 	for (i = 0; i < t->n; i++)
-		classify_site(l, t->v[i]);
+		classify_site(l, t->v[i], NULL);
 	out_json(sink, t, &lg);
 	out_tsv(sink, t);
 	out_table(sink, t, &lg);
