@@ -210,7 +210,8 @@ if [ "${execs:-0}" -eq 0 ]; then
 fi
 
 # The crash directories and the VMs' whole consoles, as every other
-# workload: sites per class, new sites with their suggestion.
+# workload: sites per class, new sites and findings with their suggestion.
+# A workdir whose run saved no crash (no crashes/ yet) is read as no crash.
 args="--kit $kit --vmlinux $tree/vmlinux --syz $workdir $(ls "$out"/consoles/*.log 2>/dev/null)"
 # shellcheck disable=SC2086
 "$triage" $args --tsv >"$out/triage.tsv" || true
@@ -223,7 +224,7 @@ t=0
 "$triage" $args >"$out/triage.txt" || t=$?
 cat "$out/triage.txt" "$out/fp-rate.txt"
 if [ $t != 0 ]; then
-	[ $t = 1 ] && echo "fuzz: new sites: explain each (annotations/sites.tsv, the ignorelist, or a fix patch)" >&2
+	[ $t = 1 ] && echo "fuzz: new sites or open findings: explain each (annotations/sites.tsv, a rule, the ignorelist) or confirm it (patches/findings/, make findings)" >&2
 	rc=1
 fi
 exit $rc

@@ -535,4 +535,17 @@ st=$?
 	bad "a known-bugs.tsv row without a kind: exit 2, file:line" \
 		"status $st: $(cat "$TMPDIR_T/err")"
 
+# A syz-manager run that saved no crash: its workdir has corpus.db and no
+# crashes/. That is a result (no crash), not an error; a folder with
+# neither is still exit 2.
+nc=$TMPDIR_T/syz-nocrash
+rm -rf "$nc" && mkdir -p "$nc/empty" && : >"$nc/corpus.db"
+"$TRIAGE" --tsv --syz "$nc" >"$TMPDIR_T/nc.tsv" 2>"$TMPDIR_T/err"
+st=$? t="--syz: a workdir that saved no crash is exit 0, no site"
+[ $st -eq 0 ] && [ ! -s "$TMPDIR_T/nc.tsv" ] && ok "$t" || bad "$t" "status $st: $(cat "$TMPDIR_T/err")"
+"$TRIAGE" --tsv --syz "$nc/empty" >/dev/null 2>"$TMPDIR_T/err"
+st=$? t="--syz: a folder that is no workdir is exit 2"
+[ $st -eq 2 ] && grep -q 'neither a syz-manager workdir' "$TMPDIR_T/err" && ok "$t" ||
+	bad "$t" "status $st: $(cat "$TMPDIR_T/err")"
+
 ktap_end

@@ -22,7 +22,8 @@
 #define SYZ_MAXINDEX 100000000L /* larger N: not a name syzkaller writes */
 
 static const char not_syz[] =
-	"neither a syz-manager workdir (crashes/) nor a crash directory";
+	"neither a syz-manager workdir (crashes/ or corpus.db) nor a crash "
+	"directory";
 
 struct entry {
 	long idx;
@@ -241,6 +242,18 @@ static int is_crash_dir(const char *dir)
 	return found;
 }
 
+/* Is dir/name a regular file? */
+static int has_file(const char *dir, const char *name)
+{
+	char *path = join(dir, name);
+	struct stat st;
+	int ret;
+
+	ret = path && !stat(path, &st) && S_ISREG(st.st_mode);
+	free(path);
+	return ret;
+}
+
 /*
  * Add DIR, a syz-manager workdir (it has crashes/) or one crash directory,
  * to z. Returns 0, or -1 after a message on stderr (z keeps what was read).
@@ -264,6 +277,9 @@ int syz_scan(struct syzdirs *z, const char *dir)
 		return ret;
 	}
 	free(crashes);
+	/* a workdir whose run saved no crash: its corpus, no crashes/ */
+	if (has_file(dir, "corpus.db"))
+		return 0;
 	ret = is_crash_dir(dir);
 	if (ret < 0)
 		return -1;
