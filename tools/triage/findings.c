@@ -8,7 +8,8 @@
  * "rejected-finding" on any other row is a rejected one, the row's reason
  * saying why. Each comes with its evidence (entry, value, the statement,
  * the next use, a fix direction), the program that reached it, and
- * whether its statement is still in each kernel tree given with --tree.
+ * whether its statement is still in each kernel tree given with --tree
+ * (its line there, "no" if it is gone, unknown without the source line).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -85,6 +86,9 @@ static void md_site(FILE *out, const struct site *s, const struct facts *f,
 		if (at)
 			fprintf(out, "- in %s: yes, %s:%u\n", t->name[i],
 				s->r.file, at);
+		else if (!f->site_text[0])
+			fprintf(out, "- in %s: unknown (no source line)\n",
+				t->name[i]);
 		else
 			fprintf(out, "- in %s: no\n", t->name[i]);
 	}
@@ -114,8 +118,12 @@ static void json_site_f(struct json *j, const struct site *s,
 	json_string(j, "detail", s->r.detail);
 	json_string(j, "evidence", evidence);
 	json_object(j, "kernels", JSON_INLINE);
-	for (i = 0; i < t->n; i++)
-		json_uint(j, t->name[i], still_in(f, t->dir[i]));
+	for (i = 0; i < t->n; i++) {
+		if (f->site_text[0])
+			json_uint(j, t->name[i], still_in(f, t->dir[i]));
+		else
+			json_null(j, t->name[i]);
+	}
 	json_end(j);
 	json_end(j);
 }
