@@ -101,6 +101,22 @@ done >"$T/4.bad"
 [ ! -s "$T/4.bad" ]
 result $? "a finding gives entry, value, line, next use and fix" "$T/4.bad"
 
+# 4b. --findings: a row that records a rejected finding (idiom
+# rejected-finding, or rejected-finding:IDIOM) is reported rejected; a site
+# only the rules judged is open.
+rej=$T/kit-rejected
+mkdir -p "$rej/annotations"
+cp "$KIT/annotations/rules.tsv" "$rej/annotations/"
+{ head -n 1 "$KIT/annotations/sites.tsv"
+	printf 'fs/namespace.c:3669\t__x64_sys_mount\timplicit-conversion\tannotated\tnot user input\trejected-finding:ptr-err\n'
+} >"$rej/annotations/sites.tsv"
+"$TRIAGE" --kit "$rej" --findings json "$TESTDATA/kit-fixed-test-ubsan.log" >"$T/4b.json"
+awk '/"site":/ { site = $2 } /"verdict":/ { print site, $2 }' "$T/4b.json" |
+	tr -d '",' >"$T/4b.got"
+grep -qx 'fs/namespace.c:3669 rejected' "$T/4b.got" &&
+	grep -qx 'kernel/events/core.c:5734 open' "$T/4b.got"
+result $? "--findings: rejected and open verdicts" "$T/4b.got"
+
 # 5. --follow on a log that grows (a writer appends the real log in 40
 # pieces) prints the same sites as the batch triage of the finished log,
 # and announces each site once as it is first seen.

@@ -5,7 +5,8 @@
  * open until someone judges it), or a site whose annotations/sites.tsv row
  * records the judgement: idiom "finding:NAME" on a row of class bug is a
  * confirmed finding, whose fix is patches/findings/NAME/; idiom
- * "rejected-finding" on any other row is a rejected one, the row's reason
+ * "rejected-finding" (or "rejected-finding:IDIOM", naming the idiom it is) on
+ * any other row is a rejected one, the row's reason
  * saying why. Each comes with its evidence (entry, value, the statement,
  * the next use, a fix direction), the program that reached it, and
  * whether its statement is still in each kernel tree given with --tree
@@ -31,7 +32,8 @@ static enum fverdict verdict_of(const struct site *s)
 		return V_OPEN;
 	if (s->cls == CLS_KNOWN_BUG && !strncmp(s->idiom, "finding:", 8))
 		return V_CONFIRMED;
-	if (!strcmp(s->idiom, "rejected-finding"))
+	if (!strncmp(s->idiom, "rejected-finding", 16) &&
+	    (!s->idiom[16] || s->idiom[16] == ':'))
 		return V_REJECTED;
 	return V_NONE;
 }
