@@ -23,7 +23,7 @@ void lists_init(struct lists *l)
 	memset(l, 0, sizeof(*l));
 }
 
-static void free_rows(struct tsv_row *rows, size_t n)
+void tsv_rows_free(struct tsv_row *rows, size_t n)
 {
 	size_t i;
 	int j;
@@ -49,9 +49,9 @@ void lists_free(struct lists *l)
 		free(l->scl[i].where);
 	}
 	free(l->scl);
-	free_rows(l->ann, l->nann);
-	free_rows(l->bugs, l->nbugs);
-	free_rows(l->rules, l->nrules);
+	tsv_rows_free(l->ann, l->nann);
+	tsv_rows_free(l->bugs, l->nbugs);
+	tsv_rows_free(l->rules, l->nrules);
 	memset(l, 0, sizeof(*l));
 }
 
@@ -290,8 +290,8 @@ int lists_load_tsv_text(struct tsv_row **rows, size_t *n, const char *text,
 	return 0;
 }
 
-static int load_tsv(struct tsv_row **rows, size_t *n, const char *path,
-		    const char *hdr, int must)
+int lists_load_tsv(struct tsv_row **rows, size_t *n, const char *path,
+		   const char *hdr, int must)
 {
 	char *text = read_file(path);
 	int ret;
@@ -305,7 +305,7 @@ static int load_tsv(struct tsv_row **rows, size_t *n, const char *path,
 
 int lists_load_annotations(struct lists *l, const char *path, int must)
 {
-	return load_tsv(&l->ann, &l->nann, path, "site\t", must);
+	return lists_load_tsv(&l->ann, &l->nann, path, "site\t", must);
 }
 
 #define KNOWN_BUGS_HDR "name\tfile\tfunction\tkind\tfix\tcve\tdetail"
@@ -372,7 +372,7 @@ int lists_load_known_bugs(struct lists *l, const char *path, int must)
 
 int lists_load_rules(struct lists *l, const char *path, int must)
 {
-	return load_tsv(&l->rules, &l->nrules, path, "rule\t", must);
+	return lists_load_tsv(&l->rules, &l->nrules, path, "rule\t", must);
 }
 
 /* One level of "{a,b}" expansion, recursively, then fnmatch. */

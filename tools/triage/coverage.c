@@ -37,6 +37,9 @@ enum {
 	CC_NCOLS
 };
 
+/* the census columns a tsv_row keeps (TSV_COLS) */
+_Static_assert(CC_NCOLS <= TSV_COLS, "census columns");
+
 struct cov {
 	unsigned long *full, *partial; /* [rule * NKINDS + kind] */
 	unsigned long none[NKINDS], total[NKINDS];
@@ -54,7 +57,7 @@ static void quoted(char *out, size_t sz, const char *t)
  * words, with "?" for the values, so that the rules read it as they read
  * a report. Returns the kind's index, or -1.
  */
-static int report_of_row(char **c, struct report *r)
+static int report_of_row(char *const *c, struct report *r)
 {
 	char src[TYPE_MAX + 2], dst[TYPE_MAX + 2];
 	const char *colon, *op = NULL, *k = c[CC_KIND];
@@ -97,7 +100,7 @@ static int report_of_row(char **c, struct report *r)
 	return kind;
 }
 
-static void cov_row(const struct lists *l, char **c, const char *src,
+static void cov_row(const struct lists *l, char *const *c, const char *src,
 		    struct cov *v)
 {
 	struct report r;
@@ -128,22 +131,6 @@ static void cov_row(const struct lists *l, char **c, const char *src,
 		v->partial[partial * NKINDS + kind]++;
 	else
 		v->none[kind]++;
-}
-
-/* Split a TSV line in place; returns the number of columns. */
-static int split(char *line, char **c, int max)
-{
-	int n = 0;
-
-	line[strcspn(line, "\r\n")] = 0;
-	while (n < max) {
-		c[n++] = line;
-		line = strchr(line, '\t');
-		if (!line)
-			break;
-		*line++ = 0;
-	}
-	return n;
 }
 
 /* Has a rule before rule i the same name and no static column? */
@@ -203,40 +190,31 @@ static void cov_print(FILE *out, const struct lists *l, const struct cov *v)
 int coverage_main(const struct lists *l, const char *census, const char *src,
 		  FILE *out)
 {
-	FILE *fp = fopen(census, "r");
-	char *line = NULL, *c[CC_NCOLS + 4];
-	size_t cap = 0, lineno = 0;
+	struct tsv_row *rows = NULL;
+	size_t n = 0, i;
 	struct cov v;
-	int n;
 
-	if (!fp) {
-		perror(census);
+	if (lists_load_tsv(&rows, &n, census, "site\t", 1)) {
+		fprintf(stderr, "ubsan-triage: cannot read %s\n", census);
 		return 2;
 	}
 	memset(&v, 0, sizeof(v));
 	v.full = calloc(l->nrules * NKINDS + 1, sizeof(*v.full));
 	v.partial = calloc(l->nrules * NKINDS + 1, sizeof(*v.partial));
-	if (!v.full || !v.partial) {
-		fclose(fp);
-		return 2;
-	}
-	while (getline(&line, &cap, fp) > 0) {
-		lineno++;
-		n = split(line, c, CC_NCOLS + 4);
-		if (lineno == 1 && !strcmp(c[0], "site"))
-			continue;
-		if (n < CC_NCOLS) {
-			fprintf(stderr, "%s:%zu: %d columns, want %d\n", census,
-				lineno, n, CC_NCOLS);
+	for (i = 0; v.full && v.partial && i < n; i++) {
+		/* the columns up to dst_signed; a missing one reads as "" */
+		if (!rows[i].f[CC_DST_SIGNED][0]) {
+			fprintf(stderr, "%s: fewer than %d columns\n",
+				rows[i].where, CC_NCOLS);
 			v.skipped++;
 			continue;
 		}
-		cov_row(l, c, src, &v);
+		cov_row(l, rows[i].f, src, &v);
 	}
-	free(line);
-	fclose(fp);
-	cov_print(out, l, &v);
+	if (v.full && v.partial)
+		cov_print(out, l, &v);
+	tsv_rows_free(rows, n);
 	free(v.full);
 	free(v.partial);
-	return 0;
+	return v.full && v.partial ? 0 : 2;
 }

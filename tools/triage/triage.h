@@ -327,6 +327,9 @@ int lists_load_known_bugs(struct lists *l, const char *path, int must);
 int lists_load_rules(struct lists *l, const char *path, int must);
 int lists_load_tsv_text(struct tsv_row **rows, size_t *n, const char *text,
 			const char *name, const char *hdr);
+int lists_load_tsv(struct tsv_row **rows, size_t *n, const char *path,
+		   const char *hdr, int must);
+void tsv_rows_free(struct tsv_row *rows, size_t n);
 int scl_section_match(const char *section, const char *name);
 void classify_site(const struct lists *l, struct site *s, const char *src);
 int report_kind_matches(const char *want, const struct report *r);
