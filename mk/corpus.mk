@@ -14,8 +14,10 @@ DETECT := $(OUT)/detect
 DETECT_TREE := $(DETECT)/linux
 DETECT_CORPUS_BUGS := $(notdir $(patsubst %/bug.tsv,%,$(wildcard $(TOP)/corpus/*/bug.tsv)))
 DETECT_BUGS := $(DETECT_CORPUS_BUGS)
-DETECT_WORKLOADS := $(shell sh $(TOP)/corpus/tsv.sh $(TOP)/corpus bug | \
+# the workloads of the bug folders of a corpus (their bug.tsv), once each
+corpus_workloads = $(shell sh $(TOP)/corpus/tsv.sh $(1) bug | \
 	awk -F'\t' 'NR > 1 && $$1 !~ /^\#/ && !seen[$$2]++ { print $$2 }')
+DETECT_WORKLOADS := $(call corpus_workloads,$(TOP)/corpus)
 DETECT_FRAGMENTS := $(GUEST_FRAGMENTS) \
 	$(TOP)/kconfig/integer-sanitizers.config $(BUILD_DIR)/ignorelist.config \
 	$(TOP)/kconfig/detect.config $(wildcard $(TOP)/kconfig/detect-$(KERNEL).config) \

@@ -17,7 +17,7 @@
 FINDINGS := $(OUT)/findings
 FINDINGS_DIR := $(TOP)/patches/findings
 FINDINGS_BUGS := $(notdir $(patsubst %/bug.tsv,%,$(wildcard $(FINDINGS_DIR)/*/bug.tsv)))
-FINDINGS_WORKLOADS := $(foreach b,$(FINDINGS_BUGS),finding-$(b))
+FINDINGS_WORKLOADS := $(call corpus_workloads,$(FINDINGS_DIR))
 FINDINGS_FRAGMENTS := $(DETECT_FRAGMENTS) $(TOP)/kconfig/findings.config
 $(eval $(call tree_rules,$(FINDINGS)/linux,$(SERIES),$(SERIES_PATCHES),$(FINDINGS_FRAGMENTS),, \
 	$(FINDINGS)/series.log,,))
