@@ -112,6 +112,9 @@ static void usage(FILE *f)
 	      "                      to --pid), exit 3\n"
 	      "  --coverage CENSUS   the rules over a census TSV: checks "
 	      "covered\n"
+	      "  --check-lists       load the lists, read no log: exit 0, or 2 "
+	      "naming\n"
+	      "                      the first bad line\n"
 	      "  --findings md|json  the findings of the LOGs: evidence, "
 	      "verdict\n"
 	      "  --tree NAME=DIR     --findings: is the statement still in "
@@ -173,20 +176,21 @@ static int load_corpus_bugs(struct lists *l, const char *dir)
 	return ret ? ret : found;
 }
 
+/* The kit's lists; the first bad one stops it (its error names it). */
 static int load_kit(struct lists *l, const char *dir)
 {
 	char buf[4096];
-	int ret = 0;
 
 	snprintf(buf, sizeof(buf), "%s/sanitizer-ignorelist", dir);
-	ret |= lists_load_ignorelist(l, buf, 0);
+	if (lists_load_ignorelist(l, buf, 0))
+		return -1;
 	snprintf(buf, sizeof(buf), "%s/annotations/sites.tsv", dir);
-	ret |= lists_load_annotations(l, buf, 0);
+	if (lists_load_annotations(l, buf, 0))
+		return -1;
 	if (load_corpus_bugs(l, dir) < 0)
-		ret = -1;
+		return -1;
 	snprintf(buf, sizeof(buf), "%s/annotations/rules.tsv", dir);
-	ret |= lists_load_rules(l, buf, 0);
-	return ret;
+	return lists_load_rules(l, buf, 0);
 }
 
 /* --tree NAME=DIR */
@@ -315,6 +319,7 @@ int main(int argc, char **argv)
 		{ "coverage", required_argument, NULL, 'c' },
 		{ "findings", required_argument, NULL, 'R' },
 		{ "tree", required_argument, NULL, 'T' },
+		{ "check-lists", no_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -325,7 +330,7 @@ int main(int argc, char **argv)
 	const char *vmlinux = NULL, *checkout = NULL, *census = NULL;
 	char srcbuf[4096];
 	struct trees trees = { 0 };
-	int findings_json = 0;
+	int findings_json = 0, check_lists = 0;
 	char **paths, **syzargs;
 	int c, out = OUT_TABLE, ret = 0, nsyz = 0;
 	size_t i;
@@ -407,6 +412,9 @@ int main(int argc, char **argv)
 			if (add_tree(&trees, optarg))
 				goto bad_arg;
 			break;
+		case 'L':
+			check_lists = 1;
+			break;
 		case 'h':
 			free(syzargs);
 			usage(stdout);
@@ -422,6 +430,11 @@ int main(int argc, char **argv)
 		}
 	}
 	run.lists = &lists;
+	if (check_lists) {
+		free(syzargs);
+		lists_free(&lists);
+		return 0;
+	}
 	if (!run.src && vmlinux)
 		run.src = default_src(vmlinux, srcbuf, sizeof(srcbuf));
 	if (census) {
@@ -506,7 +519,7 @@ bad_arg:
 	lists_free(&lists);
 	return 2;
 bad_list:
-	fprintf(stderr, "ubsan-triage: cannot read %s\n", optarg);
+	/* the loader has named the file and line */
 	free(syzargs);
 	lists_free(&lists);
 	return 2;

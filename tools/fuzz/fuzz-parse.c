@@ -51,7 +51,12 @@ static void fuzz_lists(const char *text)
 	struct lists l;
 	struct sitetab t;
 	struct parser p;
+	char err[LIST_ERR_MAX];
 
+	lists_check_scl(text, "fuzz.scl", err, sizeof(err));
+	lists_check_tsv(text, "fuzz.tsv", TSV_SITES, err, sizeof(err));
+	lists_check_tsv(text, "fuzz.tsv", TSV_RULES, err, sizeof(err));
+	lists_check_tsv(text, "fuzz.tsv", TSV_KNOWN_BUGS, err, sizeof(err));
 	lists_init(&l);
 	sites_init(&t);
 	lists_load_scl_text(&l, text, "fuzz.scl");

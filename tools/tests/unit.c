@@ -910,6 +910,63 @@ static void test_dedup_classify(void)
 	sites_free(&t);
 }
 
+/* The loaders' checks: a bad line is named FILE:LINE, a good list passes. */
+static void test_list_checks(void)
+{
+	static const struct {
+		int kind; /* -1: a special case list */
+		const char *text, *want; /* want: NULL for a good list */
+	} t[] = {
+		{ -1,
+		  "# c\n[implicit-signed-integer-truncation]\nfun:f\n"
+		  "src:kernel/{a,b}.c=sanitize\ntype:wrap_*\n",
+		  NULL },
+		{ -1, "[s]\nfun_f\n", "scl:2: 'fun_f': not an entry" },
+		{ -1, "[s]\n\nfunc:f\n", "scl:3: 'func:f': the entry type" },
+		{ -1, "[s\n", "scl:1: '[s': a section header" },
+		{ -1, "[s]\nsrc:a/{b,c\n", "scl:2: 'src:a/{b,c': a '{' with" },
+		{ -1, "[s]\nfun:\n", "scl:2: 'fun:': an empty glob" },
+		{ -1, "[s]\nsrc:[ab\n", "scl:2: 'src:[ab': a '[' with" },
+		{ -1, "[s]\nfun:f=\n", "scl:2: 'fun:f=': an empty category" },
+		{ TSV_SITES,
+		  "site\tfunction\tkind\tclass\treason\tidiom\n"
+		  "# c\n\na.c:1\tf\tk\tbenign\tr\n"
+		  "a.c:2\tf\t*\tbug\tr\tfinding:x\t\t\n",
+		  NULL },
+		{ TSV_SITES, "a.c:1\tf\tk\tbenign\tr\ti\tx\n",
+		  "tsv:1: 7 columns: a sites.tsv row has at most 6" },
+		{ TSV_SITES, "a.c:1 f k benign r\n",
+		  "tsv:1: no function: a sites.tsv row needs site function" },
+		{ TSV_SITES, "a.c:1\tf\tk\tbenigne\tr\n",
+		  "tsv:1: class 'benigne' is not one of" },
+		{ TSV_RULES, "r\thint\t\t\t\t\t\t\t\twhy\n", NULL },
+		{ TSV_RULES, "r\tfinding\tk\n", "tsv:1: no reason" },
+		{ TSV_KNOWN_BUGS,
+		  "name\tfile\tfunction\tkind\tfix\tcve\tdetail\n"
+		  "b\ta.c\tf\tk\n",
+		  NULL },
+		{ TSV_KNOWN_BUGS, "b\ta.c\tf\n", "tsv:1: no kind" },
+	};
+	char err[LIST_ERR_MAX];
+	size_t i;
+	int ret;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		err[0] = 0;
+		ret = t[i].kind < 0 ?
+			      lists_check_scl(t[i].text, "scl", err,
+					      sizeof(err)) :
+			      lists_check_tsv(t[i].text, "tsv", t[i].kind, err,
+					      sizeof(err));
+		if (!t[i].want)
+			CHECK(!ret, "list check %zu passes: %s", i, err);
+		else
+			CHECK(ret && !strncmp(err, t[i].want,
+					      strlen(t[i].want)),
+			      "list check %zu: %s", i, err);
+	}
+}
+
 int main(void)
 {
 	test_split();
@@ -928,6 +985,7 @@ int main(void)
 	test_trap_merge();
 	test_ud1_trap();
 	test_crashes();
+	test_list_checks();
 	test_dedup_classify();
 	test_headers_anywhere();
 	test_stable_titles();

@@ -199,6 +199,221 @@ int lists_load_scl_text(struct lists *l, const char *text, const char *name)
 	return 0;
 }
 
+/* A special case list's entry types that Clang's sanitizers read. */
+static const char *const scl_types[] = { "src", "fun", "type", "global",
+					 "mainfile" };
+
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Why LLVM's GlobPattern would refuse the glob g[0..n), or NULL. */
+static const char *glob_error(const char *g, size_t n)
+{
+	const char *end = g + n;
+	int brace = 0;
+
+	for (; g < end; g++) {
+		if (*g == '\\' && g + 1 < end) {
+			g++;
+		} else if (*g == '[') {
+			/* a ']' right after the '[' is one of the set */
+			g = g + 2 < end ? memchr(g + 2, ']', end - g - 2) :
+					  NULL;
+			if (!g)
+				return "a '[' without its ']'";
+		} else if (*g == '{') {
+			if (brace)
+				return "braces inside braces";
+			brace = 1;
+		} else if (*g == '}') {
+			if (!brace)
+				return "a '}' without its '{'";
+			brace = 0;
+		}
+	}
+	return brace ? "a '{' without its '}'" : NULL;
+}
+
+/* What is wrong with a line of a special case list (trimmed), or NULL. */
+static const char *scl_line_error(const char *t)
+{
+	const char *colon, *eq;
+	size_t i, n;
+
+	if (*t == '[')
+		return strlen(t) > 2 && t[strlen(t) - 1] == ']' ?
+			       NULL :
+			       "a section header is [SANITIZERS]";
+	colon = strchr(t, ':');
+	if (!colon)
+		return "not an entry (TYPE:GLOB), a [section] or a # comment";
+	n = (size_t)(colon - t);
+	for (i = 0; i < ARRAY_LEN(scl_types); i++)
+		if (strlen(scl_types[i]) == n && !strncmp(t, scl_types[i], n))
+			break;
+	if (i == ARRAY_LEN(scl_types))
+		return "the entry type is src, fun, type, global or mainfile";
+	eq = strchr(colon + 1, '=');
+	if (eq && !eq[1])
+		return "an empty category after '='";
+	n = eq ? (size_t)(eq - colon - 1) : strlen(colon + 1);
+	if (!n)
+		return "an empty glob";
+	return glob_error(colon + 1, n);
+}
+
+/*
+ * The first line of a special case list that Clang would refuse, or that
+ * would match nothing (an unknown entry type): "FILE:LINE: ..." in err,
+ * and -1. The lists are read by Clang (the kernel build) and by the triage.
+ */
+int lists_check_scl(const char *text, const char *name, char *err, size_t sz)
+{
+	char *copy = dupn(text, strlen(text)), *cur = copy, *line;
+	const char *t, *why = NULL;
+	int lineno = 0;
+
+	if (!copy) {
+		snprintf(err, sz, "%s: out of memory", name);
+		return -1;
+	}
+	while (!why && (line = next_line(&cur, &lineno))) {
+		t = trim(line);
+		if (!*t || *t == '#')
+			continue;
+		why = scl_line_error(t);
+		if (why)
+			snprintf(err, sz, "%s:%d: '%.80s': %s", name, lineno, t,
+				 why);
+	}
+	free(copy);
+	return why ? -1 : 0;
+}
+
+/*
+ * The kit's tables: their columns (the header), the columns a row must
+ * fill, and the values of the class column. A row has at most the
+ * header's columns; trailing empty ones may be left out.
+ */
+static const struct tsv_spec {
+	const char *file;
+	const char *cols[TSV_COLS + 1];
+	unsigned need; /* bit i: column i may not be empty */
+	int cls; /* the class column, or -1 */
+	const char *classes;
+} tsv_specs[] = {
+	[TSV_SITES] = { "sites.tsv",
+			{ "site", "function", "kind", "class", "reason",
+			  "idiom" },
+			0x1f,
+			3,
+			"annotated ignorelisted benign bug deliberate" },
+	[TSV_RULES] = { "rules.tsv",
+			{ "rule", "class", "kind", "types", "function", "file",
+			  "detail", "line", "origin", "reason" },
+			0x203,
+			1,
+			"annotated benign deliberate finding hint" },
+	[TSV_KNOWN_BUGS] = { "known-bugs.tsv",
+			     { "name", "file", "function", "kind", "fix", "cve",
+			       "detail" },
+			     0xf,
+			     -1,
+			     NULL },
+};
+
+/* Is word one of the blank-separated words of list? */
+static int one_of(const char *word, const char *list)
+{
+	size_t n = strlen(word);
+	const char *p;
+
+	for (p = list; n && (p = strstr(p, word)); p += n)
+		if ((p == list || p[-1] == ' ') && (!p[n] || p[n] == ' '))
+			return 1;
+	return 0;
+}
+
+/* What is wrong with a row (trimmed; cut into fields here), or NULL. */
+static const char *tsv_row_error(const struct tsv_spec *s, char *row, char *why,
+				 size_t sz)
+{
+	char *f[TSV_COLS + 1], *tab;
+	int ncols = 0, nf = 0, j;
+
+	while (s->cols[ncols])
+		ncols++;
+	for (; row; row = tab) {
+		tab = strchr(row, '\t');
+		if (tab)
+			*tab++ = 0;
+		if (nf <= ncols)
+			f[nf] = row;
+		nf++;
+	}
+	if (nf > ncols) {
+		snprintf(why, sz,
+			 "%d columns: a %s row has at most %d (%s ... %s, tab "
+			 "separated)",
+			 nf, s->file, ncols, s->cols[0], s->cols[ncols - 1]);
+		return why;
+	}
+	for (j = 0; j < ncols; j++) {
+		const char *v = j < nf ? trim(f[j]) : "";
+		size_t k, len;
+
+		if ((s->need >> j & 1) && !*v) {
+			len = (size_t)snprintf(why, sz, "no %s: a %s row needs",
+					       s->cols[j], s->file);
+			for (k = 0; k < (size_t)ncols && len < sz; k++)
+				if (s->need >> k & 1)
+					len += (size_t)snprintf(why + len,
+								sz - len, " %s",
+								s->cols[k]);
+			if (len < sz)
+				snprintf(why + len, sz - len,
+					 ", tab separated");
+			return why;
+		}
+		if (j == s->cls && !one_of(v, s->classes)) {
+			snprintf(why, sz, "class '%.40s' is not one of %s", v,
+				 s->classes);
+			return why;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * The first malformed row of one of the kit's tables (enum tsv_kind):
+ * "FILE:LINE: ..." in err, and -1. The lines the reader skips (blank, '#',
+ * a header) are skipped here too.
+ */
+int lists_check_tsv(const char *text, const char *name, int kind, char *err,
+		    size_t sz)
+{
+	const struct tsv_spec *s = &tsv_specs[kind];
+	char *copy = dupn(text, strlen(text)), *cur = copy, *line, hdr[32];
+	char why[200];
+	const char *bad = NULL;
+	int lineno = 0;
+
+	if (!copy) {
+		snprintf(err, sz, "%s: out of memory", name);
+		return -1;
+	}
+	snprintf(hdr, sizeof(hdr), "%s\t", s->cols[0]);
+	while (!bad && (line = next_line(&cur, &lineno))) {
+		if (!*trim(line) || line[0] == '#' ||
+		    !strncmp(line, hdr, strlen(hdr)))
+			continue;
+		bad = tsv_row_error(s, line, why, sizeof(why));
+		if (bad)
+			snprintf(err, sz, "%s:%d: %s", name, lineno, bad);
+	}
+	free(copy);
+	return bad ? -1 : 0;
+}
+
 static int has_suffix(const char *s, const char *suf)
 {
 	size_t a = strlen(s), b = strlen(suf);
@@ -211,19 +426,45 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static int load_scl_file(struct lists *l, const char *path)
+/*
+ * A list that read_file() could not read: an error, named, unless it is
+ * optional (must == 0) and simply absent.
+ */
+static int read_error(const char *path, int must)
+{
+	if (!must && errno == ENOENT)
+		return 0;
+	fprintf(stderr, "ubsan-triage: %s: %s\n", path, strerror(errno));
+	return -1;
+}
+
+/* The text of a list, or NULL with *ret set (read_error). */
+static char *read_list(const char *path, int must, int *ret)
 {
 	char *text = read_file(path);
+
+	*ret = text ? 0 : read_error(path, must);
+	return text;
+}
+
+static int load_scl_file(struct lists *l, const char *path, int must)
+{
+	char err[LIST_ERR_MAX];
 	int ret;
+	char *text = read_list(path, must, &ret);
 
 	if (!text)
-		return -1;
-	ret = lists_load_scl_text(l, text, path);
+		return ret;
+	ret = lists_check_scl(text, path, err, sizeof(err));
+	if (ret)
+		fprintf(stderr, "ubsan-triage: %s\n", err);
+	else
+		ret = lists_load_scl_text(l, text, path);
 	free(text);
 	return ret;
 }
 
-/* A file, or every *.scl in a directory (sorted). */
+/* A file, or every *.scl in a directory (sorted); stops at a bad one. */
 int lists_load_ignorelist(struct lists *l, const char *path, int must)
 {
 	DIR *d = opendir(path);
@@ -234,8 +475,8 @@ int lists_load_ignorelist(struct lists *l, const char *path, int must)
 
 	if (!d) {
 		if (errno == ENOTDIR)
-			return load_scl_file(l, path) && must ? -1 : 0;
-		return must ? -1 : 0;
+			return load_scl_file(l, path, must);
+		return read_error(path, must);
 	}
 	while ((de = readdir(d))) {
 		if (!has_suffix(de->d_name, ".scl"))
@@ -250,7 +491,7 @@ int lists_load_ignorelist(struct lists *l, const char *path, int must)
 	qsort(names, n, sizeof(*names), cmp_str);
 	for (i = 0; i < n; i++) {
 		snprintf(buf, sizeof(buf), "%s/%s", path, names[i]);
-		if (load_scl_file(l, buf))
+		if (!ret && load_scl_file(l, buf, 1))
 			ret = -1;
 		free(names[i]);
 	}
@@ -303,11 +544,6 @@ int lists_load_tsv(struct tsv_row **rows, size_t *n, const char *path,
 	return ret;
 }
 
-int lists_load_annotations(struct lists *l, const char *path, int must)
-{
-	return lists_load_tsv(&l->ann, &l->nann, path, "site\t", must);
-}
-
 #define KNOWN_BUGS_HDR "name\tfile\tfunction\tkind\tfix\tcve\tdetail"
 
 /* The first line that is not blank or a comment must be the header. */
@@ -340,39 +576,48 @@ static int known_bugs_header(const char *text, const char *path)
 	return -1;
 }
 
+/*
+ * One of the kit's tables (enum tsv_kind), checked (lists_check_tsv) and
+ * then read; a known-bugs.tsv starts with its header.
+ */
+static int load_table(struct tsv_row **rows, size_t *n, const char *path,
+		      int kind, int must)
+{
+	static const char *const hdr[] = { [TSV_SITES] = "site\t",
+					   [TSV_RULES] = "rule\t",
+					   [TSV_KNOWN_BUGS] = "name\t" };
+	char err[LIST_ERR_MAX];
+	int ret;
+	char *text = read_list(path, must, &ret);
+
+	if (!text)
+		return ret;
+	if (kind == TSV_KNOWN_BUGS)
+		ret = known_bugs_header(text, path);
+	if (!ret && lists_check_tsv(text, path, kind, err, sizeof(err))) {
+		fprintf(stderr, "ubsan-triage: %s\n", err);
+		ret = -1;
+	}
+	if (!ret)
+		ret = lists_load_tsv_text(rows, n, text, path, hdr[kind]);
+	free(text);
+	return ret;
+}
+
+int lists_load_annotations(struct lists *l, const char *path, int must)
+{
+	return load_table(&l->ann, &l->nann, path, TSV_SITES, must);
+}
+
 /* patches/regressions/known-bugs.tsv, or one of corpus/<bug>/ */
 int lists_load_known_bugs(struct lists *l, const char *path, int must)
 {
-	char *text = read_file(path);
-	size_t i, from = l->nbugs;
-	int ret, j;
-
-	if (!text) {
-		if (must || errno != ENOENT)
-			fprintf(stderr, "ubsan-triage: %s: %s\n", path,
-				strerror(errno));
-		return must || errno != ENOENT ? -1 : 0;
-	}
-	ret = known_bugs_header(text, path);
-	if (!ret)
-		ret = lists_load_tsv_text(&l->bugs, &l->nbugs, text, path,
-					  "name\t");
-	free(text);
-	for (i = from; !ret && i < l->nbugs; i++)
-		for (j = 0; j < 4 && !ret; j++)
-			if (!l->bugs[i].f[j][0]) {
-				fprintf(stderr,
-					"ubsan-triage: %s: a known bug needs "
-					"a name, file, function and kind\n",
-					l->bugs[i].where);
-				ret = -1;
-			}
-	return ret;
+	return load_table(&l->bugs, &l->nbugs, path, TSV_KNOWN_BUGS, must);
 }
 
 int lists_load_rules(struct lists *l, const char *path, int must)
 {
-	return lists_load_tsv(&l->rules, &l->nrules, path, "rule\t", must);
+	return load_table(&l->rules, &l->nrules, path, TSV_RULES, must);
 }
 
 /* One level of "{a,b}" expansion, recursively, then fnmatch. */

@@ -329,6 +329,16 @@ int lists_load_tsv_text(struct tsv_row **rows, size_t *n, const char *text,
 			const char *name, const char *hdr);
 int lists_load_tsv(struct tsv_row **rows, size_t *n, const char *path,
 		   const char *hdr, int must);
+
+/*
+ * The checks the loaders make before they read a list: the first bad line,
+ * described in err as "FILE:LINE: what", and -1.
+ */
+#define LIST_ERR_MAX 600
+enum tsv_kind { TSV_SITES, TSV_RULES, TSV_KNOWN_BUGS };
+int lists_check_scl(const char *text, const char *name, char *err, size_t sz);
+int lists_check_tsv(const char *text, const char *name, int kind, char *err,
+		    size_t sz);
 void tsv_rows_free(struct tsv_row *rows, size_t n);
 int scl_section_match(const char *section, const char *name);
 void classify_site(const struct lists *l, struct site *s, const char *src);
