@@ -218,7 +218,10 @@ while IFS=$tab read -r name outdir vmlinux build k i workloads; do
 	state="done"
 	if valid "$staged"; then
 		if [ "$vmlinux" != - ] && [ -r "$vmlinux" ]; then
-			"$triage" --kit "$kit" --vmlinux "$vmlinux" --json "$staged/console.log" \
+			# an empty console (boot-job.sh) is read as /dev/null
+			log=$staged/console.log
+			[ -s "$log" ] || log=/dev/null
+			"$triage" --kit "$kit" --vmlinux "$vmlinux" --json "$log" \
 				>"$staged/triage.json"
 			# shellcheck disable=SC2046 # the file names, one word each
 			(cd "$staged" && sha256sum $(awk '{ print $2 }' checksums) >checksums.new &&

@@ -211,8 +211,10 @@ fi
 
 # The crash directories and the VMs' whole consoles, as every other
 # workload: sites per class, new sites and findings with their suggestion.
-# A workdir whose run saved no crash (no crashes/ yet) is read as no crash.
-args="--kit $kit --vmlinux $tree/vmlinux --syz $workdir $(ls "$out"/consoles/*.log 2>/dev/null)"
+# A workdir whose run saved no crash (no crashes/ yet) is read as no crash;
+# a VM's empty console (the triage refuses an empty log) has nothing.
+args="--kit $kit --vmlinux $tree/vmlinux --syz $workdir $(for f in "$out"/consoles/*.log; do
+	[ ! -s "$f" ] || echo "$f"; done)"
 # shellcheck disable=SC2086
 "$triage" $args --tsv >"$out/triage.tsv" || true
 # shellcheck disable=SC2086

@@ -11,6 +11,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "triage/triage.h"
@@ -215,6 +216,37 @@ static const char *default_src(const char *vmlinux, char *buf, size_t sz)
 	snprintf(buf, sz, "%s", dirname(tmp));
 	snprintf(mk, sizeof(mk), "%s/Makefile", buf);
 	return access(mk, R_OK) ? NULL : buf;
+}
+
+/*
+ * A LOG that is a file must be a console log: not empty, and mostly text
+ * (tl_binary). Pipes and terminals are read as they come. Returns -1 after
+ * naming the file; an unreadable one is parse_logs()'s to name.
+ */
+static int check_log(const char *path)
+{
+	static char buf[65536];
+	int fd = strcmp(path, "-") ? open(path, O_RDONLY) : 0;
+	const char *name = strcmp(path, "-") ? path : "<stdin>";
+	const char *why = NULL;
+	struct stat st;
+	ssize_t got;
+
+	if (fd < 0)
+		return 0;
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode)) {
+		got = pread(fd, buf, sizeof(buf), lseek(fd, 0, SEEK_CUR));
+		if (got == 0)
+			why = "empty, not a console log";
+		else if (got > 0 && tl_binary(buf, (size_t)got))
+			why = "binary, not a console log (over 30% of its "
+			      "first 64 KiB is not text)";
+	}
+	if (strcmp(path, "-"))
+		close(fd);
+	if (why)
+		fprintf(stderr, "ubsan-triage: %s: %s\n", name, why);
+	return why ? -1 : 0;
 }
 
 static int parse_logs(struct run *run, char **paths, int n)
@@ -461,6 +493,18 @@ int main(int argc, char **argv)
 				 stdout);
 		lists_free(&lists);
 		return ret ? ret : (fflush(stdout) || ferror(stdout)) ? 2 : 0;
+	}
+	/* an empty or binary LOG: nothing is read, nothing written */
+	for (c = optind; !run.follow && c <= argc; c++) {
+		if (c == argc && (c > optind || nsyz))
+			break;
+		if (check_log(c < argc ? argv[c] : "-"))
+			ret = 2;
+	}
+	if (ret) {
+		free(syzargs);
+		lists_free(&lists);
+		return ret;
 	}
 	/* an unreadable directory is exit 2, as a log is: the rest is read */
 	for (c = 0; c < nsyz; c++)

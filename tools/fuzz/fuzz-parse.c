@@ -57,6 +57,7 @@ static void fuzz_lists(const char *text)
 	lists_check_tsv(text, "fuzz.tsv", TSV_SITES, err, sizeof(err));
 	lists_check_tsv(text, "fuzz.tsv", TSV_RULES, err, sizeof(err));
 	lists_check_tsv(text, "fuzz.tsv", TSV_KNOWN_BUGS, err, sizeof(err));
+	tl_binary(text, strlen(text));
 	lists_init(&l);
 	sites_init(&t);
 	lists_load_scl_text(&l, text, "fuzz.scl");

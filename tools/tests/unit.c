@@ -967,6 +967,28 @@ static void test_list_checks(void)
 	}
 }
 
+/* A console log stays text; an ELF, random bytes and NULs do not. */
+static void test_binary(void)
+{
+	static char buf[4096];
+	size_t i;
+
+	CHECK(!tl_binary("[    0.000000] Linux version\n\xc3\xa9\x1b[0m\n", 40),
+	      "a console line is text");
+	for (i = 0; i < sizeof(buf); i++)
+		buf[i] = i % 10 < 8 ? 'a' : (char)(i * 7);
+	CHECK(!tl_binary(buf, sizeof(buf)), "a log with 20%% bytes of junk");
+	for (i = 0; i < sizeof(buf); i++)
+		buf[i] = (char)(i * 131 + (i >> 3));
+	CHECK(tl_binary(buf, sizeof(buf)), "bytes of every value");
+	memset(buf, 0, sizeof(buf));
+	memcpy(buf,
+	       "\x7f"
+	       "ELF\x02\x01\x01",
+	       7);
+	CHECK(tl_binary(buf, sizeof(buf)), "an ELF header and NULs");
+}
+
 int main(void)
 {
 	test_split();
@@ -986,6 +1008,7 @@ int main(void)
 	test_ud1_trap();
 	test_crashes();
 	test_list_checks();
+	test_binary();
 	test_dedup_classify();
 	test_headers_anywhere();
 	test_stable_titles();

@@ -233,6 +233,52 @@ void tl_copy(char *dst, size_t dsz, const char *s, size_t n)
 	dst[n] = 0;
 }
 
+/* The length of the UTF-8 sequence at s[0..n), or 0 if there is none. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+	size_t len = s[0] >= 0xc2 && s[0] < 0xe0 ? 2 :
+		     s[0] >= 0xe0 && s[0] < 0xf0 ? 3 :
+		     s[0] >= 0xf0 && s[0] < 0xf5 ? 4 :
+						   0;
+	size_t i;
+
+	if (len > n)
+		return 0;
+	for (i = 1; i < len; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	return len;
+}
+
+/*
+ * Is s[0..n), the start of a file, binary rather than a console log? Over
+ * 30% of its bytes are neither printable ASCII, the controls a console
+ * prints (tab, newline, carriage return, backspace, form feed, escape) nor
+ * UTF-8. A console that a program wrote a binary to stays mostly text.
+ */
+int tl_binary(const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0, bad = 0, len;
+
+	while (i < n) {
+		if ((u[i] >= 0x20 && u[i] < 0x7f) || u[i] == '\t' ||
+		    u[i] == '\n' || u[i] == '\r' || u[i] == '\b' ||
+		    u[i] == '\f' || u[i] == 0x1b) {
+			i++;
+			continue;
+		}
+		len = utf8_len(u + i, n - i);
+		if (len) {
+			i += len;
+			continue;
+		}
+		bad++;
+		i++;
+	}
+	return bad * 10 > n * 3;
+}
+
 static const char *skip_blanks(const char *p, const char *end)
 {
 	while (p < end && (*p == ' ' || *p == '\t'))

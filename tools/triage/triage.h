@@ -53,6 +53,7 @@ void tl_norm_func(const char *in, char *out, size_t outsz);
 int tl_starts(const char *s, size_t n, const char *prefix);
 const char *tl_find(const char *s, size_t n, const char *needle);
 void tl_copy(char *dst, size_t dsz, const char *s, size_t n);
+int tl_binary(const char *s, size_t n);
 
 /* ---- match.c: the tables' pattern language ---- */
 
