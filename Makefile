@@ -102,6 +102,18 @@ QEMU_DEVICES ?= pc
 WORKLOAD_GROUPS ?= kit stress-ng kselftests
 endif
 WORKLOADS ?=
+GUEST_GROUPS := $(sort kit $(WORKLOAD_GROUPS))
+ifneq ($(filter-out kit kselftests stress-ng,$(GUEST_GROUPS)),)
+$(error WORKLOAD_GROUPS: unknown group(s) $(filter-out kit kselftests stress-ng,$(GUEST_GROUPS)); the groups are kit kselftests stress-ng, and WORKLOADS=DIR adds user)
+endif
+# every file of WORKLOADS must run: a dangling link or a file without an
+# execute bit stops make here, before anything is built
+ifneq ($(WORKLOADS),)
+WORKLOADS_ERROR := $(shell sh $(TOP)/boot-tests/guest/check-workloads.sh '$(WORKLOADS)' 2>&1)
+ifneq ($(WORKLOADS_ERROR),)
+$(error WORKLOADS=$(WORKLOADS): $(WORKLOADS_ERROR))
+endif
+endif
 # Kbuild targets. A distribution's config has thousands of modules: build the
 # kernel and the one module the guest loads.
 KBUILD_TARGETS ?= $(if $(BASE_FILE),bzImage lib/test_ubsan.ko lib/test_ubsan_smp.ko,bzImage modules)
@@ -112,6 +124,13 @@ ACCEL ?= auto
 HOSTS ?=
 HOSTS_SSH ?= ssh
 HOSTS_WD ?= int-sanitizer-kit
+# a HOSTS line that is no login stops make here, naming it
+ifneq ($(HOSTS),)
+HOSTS_ERROR := $(shell sh $(TOP)/jobs/check-hosts.sh '$(HOSTS)' 2>&1)
+ifneq ($(HOSTS_ERROR),)
+$(error HOSTS=$(HOSTS): $(HOSTS_ERROR))
+endif
+endif
 BOOT_JOBS ?= 1
 BOOT_TRIES ?= 3
 

@@ -26,7 +26,9 @@
 # Exit status 0 when every job finished with a guest verdict (whatever it
 # is); 1 when some did not (host faults after every attempt): their result
 # directories are absent, they are listed, and running the same command
-# again runs only them; 2 on bad usage or unreadable input.
+# again runs only them; 2 on bad usage or input (an unreadable file, a
+# HOSTS line that is no login, a bad line of the kit's lists): no
+# result is touched then.
 set -u
 
 usage() {
@@ -63,7 +65,12 @@ case $run in *[!A-Za-z0-9._-]* | '') die "bad run name '$run'" ;; esac
 case $wd in /* | *..* | '') die "WD must be a relative path without '..'" ;; esac
 [ -r "$list" ] || die "cannot read $list"
 [ -x "$triage" ] || die "no ubsan-triage at $triage"
-[ -z "$hosts" ] || [ -r "$hosts" ] || die "cannot read HOSTS file $hosts"
+# Bad input stops the run before anything is written: a HOSTS line that is
+# no login, a bad line of the kit's lists (each job's triage would fail).
+if [ -n "$hosts" ]; then
+	err=$(sh "$(dirname "$0")/check-hosts.sh" "$hosts" 2>&1) || die "$err"
+fi
+"$triage" --kit "$kit" --check-lists || exit 2
 command -v parallel >/dev/null || die "GNU parallel is not installed (make deps)"
 kit=$(cd "$kit" && pwd)
 mkdir -p "$dir" || die "cannot create $dir"

@@ -3,15 +3,8 @@
 # selftests), kselftests, stress-ng, user (WORKLOADS=DIR).
 
 INITRAMFS := $(OUT)/boot-tests/initramfs.cpio
-GUEST_GROUPS := $(sort kit $(WORKLOAD_GROUPS))
-ifneq ($(filter-out kit kselftests stress-ng,$(GUEST_GROUPS)),)
-$(error WORKLOAD_GROUPS: unknown group(s) $(filter-out kit kselftests stress-ng,$(GUEST_GROUPS)); the groups are kit kselftests stress-ng, and WORKLOADS=DIR adds user)
-endif
-ifneq ($(WORKLOADS),)
-ifeq ($(wildcard $(WORKLOADS)/.),)
-$(error WORKLOADS=$(WORKLOADS): not a directory)
-endif
-endif
+# (GUEST_GROUPS and the checks of WORKLOAD_GROUPS and WORKLOADS are in the
+# top Makefile, with the knobs: they stop make before anything runs.)
 STRESS_NG := /usr/bin/stress-ng
 ## initramfs       build the guest programs and pack the initramfs
 initramfs: kernel perf-tool $(if $(filter kselftests,$(GUEST_GROUPS)),kselftests)

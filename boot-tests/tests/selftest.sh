@@ -91,18 +91,19 @@ for f in "-rwx usr/bin/perf" "-rwx usr/libexec/kit/perf-items" \
 	esac
 done
 # WORKLOADS=DIR: a dynamically linked program comes with its libraries and
-# the loader, and runs first, as /bin/user-NAME
+# the loader, and runs first, as /bin/user-NAME; a link to a program is one
 mkdir -p "$work/user"
 printf '#include <stdio.h>\nint main(void) { puts("user workload ran"); return 0; }\n' \
 	>"$work/user/hello.c"
 gcc -O2 -o "$work/user/hello" "$work/user/hello.c"
 rm "$work/user/hello.c"
+ln -s hello "$work/user/hi"
 make -s -C "$here" O="$work/u" KMODS="$work/dummy.ko" USER_WORKLOADS="$work/user" \
 	>/dev/null 2>&1
 list=$(cpio -t --quiet <"$work/u/initramfs.cpio" | tr '\n' ' ')
 loader=$(ldd "$work/user/hello" | sed -n 's/^[[:space:]]*\(\/[^ ]*\) (.*/\1/p')
 libc=$(ldd "$work/user/hello" | sed -n 's/.*libc\.so[^ ]* => \(\/[^ ]*\) .*/\1/p')
-for f in bin/user-hello "${loader#/}" "${libc#/}" etc/kit/workloads; do
+for f in bin/user-hello bin/user-hi "${loader#/}" "${libc#/}" etc/kit/workloads; do
 	case " $list" in
 	*" $f "*) check "initramfs with WORKLOADS= has /$f" y y ;;
 	*) check "initramfs with WORKLOADS= has /$f" n y ;;
