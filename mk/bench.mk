@@ -22,7 +22,8 @@ BENCH_WORKLOADS := bench-syscalls perf-cve-2023-6931 perf-u16-2015 \
 BENCH_KENV := export KBUILD_BUILD_TIMESTAMP=2026-01-01 KBUILD_BUILD_VERSION=1 \
 	KBUILD_BUILD_USER=kit KBUILD_BUILD_HOST=bench
 
-$(BENCH)/ignorelist.config: $(BENCH_IGNORELISTS)
+$(BENCH)/ignorelist.config: $(BENCH_IGNORELISTS) | tools
+	@$(call CHECK_SCL,$(BENCH_IGNORELISTS))
 	@mkdir -p $(BENCH)/ignorelist
 	@cat $(BENCH_IGNORELISTS) >$(BENCH)/ignorelist.tmp; \
 	h=$$(sha256sum <$(BENCH)/ignorelist.tmp | cut -c1-12); \

@@ -12,6 +12,11 @@ WRAPPING_PATCH := $(wildcard $(PATCHES)/0008-include-linux-Add-wrapping-types-*.
 # copy whose file name carries the content's hash: an edit changes the
 # config, hence every instrumented object's command line, and they rebuild.
 IGNORELIST := $(BUILD_DIR)/integer-ignorelist.scl
+# Each list is checked first (ubsan-triage --check-lists): a line Clang
+# would refuse, or an entry type it would ignore, stops the build naming
+# the list's file and line, not the concatenation's, and the kernel's
+# ignorelist stays as it was.
+CHECK_SCL = $(TRIAGE) --check-lists $(addprefix --ignorelist ,$(1))
 # The fragments every kernel of the kit starts from: the guest, UBSAN as a
 # distribution enables it, and what the kernel version needs of its own.
 GUEST_FRAGMENTS := $(TOP)/kconfig/guest.config $(TOP)/kconfig/ubsan.config \
@@ -23,8 +28,9 @@ FRAGMENTS := $(GUEST_FRAGMENTS) \
 	$(if $(UNSIGNED_WRAP),$(OUT)/unsigned-wrap.config) \
 	$(if $(filter 1,$(SYZ)),$(TOP)/kconfig/syzkaller.config)
 
-$(IGNORELIST): $(IGNORELISTS) FORCE
+$(IGNORELIST): $(IGNORELISTS) FORCE | tools
 	@mkdir -p $(BUILD_DIR)
+	@$(call CHECK_SCL,$(IGNORELISTS))
 	@{ cat /dev/null $(IGNORELISTS); \
 		sh $(TOP)/sanitizer-ignorelist/gen-type-entries.sh $(LLVM_BIN)/clang \
 			$(WRAPPING_PATCH); } >$@.tmp
