@@ -142,6 +142,48 @@ SHELL := /bin/sh
 # Several checkouts on one machine share it by naming one file here.
 KBUILD_LOCK ?= $(BUILD_DIR)/.kbuild.lock
 
+# One make at a time in a build directory. The make started by hand runs
+# its goals in a second make under the lock $(MAKE_LOCK)
+# (tools/make-lock.sh), as the kernel's top Makefile runs its own in the
+# output directory; that make and everything it starts inherit the lock and
+# find KIT_LOCKED=$(BUILD_DIR) in their environment, so the kit's
+# recursive makes take nothing and cannot deadlock. Another make of the same
+# build directory refuses at once and names the first (LOCK_WAIT=0, the
+# default), or waits LOCK_WAIT seconds (or forever) for it. Free of the
+# lock: `make help`, and make -p and -q, which run no recipe of the kit.
+# Kbuild's KBUILD_LOCK is always taken after this one, inside it.
+MAKE_LOCK := $(BUILD_DIR)/.make.lock
+LOCK_WAIT ?= 0
+LOCK_FREE := help
+ifeq ($(abspath $(KBUILD_LOCK)),$(MAKE_LOCK))
+$(error KBUILD_LOCK=$(KBUILD_LOCK) is the build directory's lock: Kbuild would wait for the make that holds it)
+endif
+ifneq ($(KIT_LOCKED),$(BUILD_DIR))
+ifneq ($(filter-out $(LOCK_FREE),$(or $(MAKECMDGOALS),all)),)
+ifeq ($(findstring p,$(firstword -$(MAKEFLAGS)))$(findstring q,$(firstword -$(MAKEFLAGS))),)
+need_lock := 1
+endif
+endif
+endif
+
+ifeq ($(need_lock),1)
+# refused at once: one line, before anything runs
+ifeq ($(LOCK_WAIT),0)
+LOCK_BUSY := $(shell sh $(TOP)/tools/make-lock.sh probe $(MAKE_LOCK) $(BUILD_DIR))
+ifneq ($(LOCK_BUSY),)
+$(error $(LOCK_BUSY))
+endif
+endif
+sq = $(subst ','\'',$(1))
+.PHONY: $(or $(MAKECMDGOALS),all) locked-make
+$(or $(MAKECMDGOALS),all): locked-make
+	@:
+locked-make:
+	@sh $(TOP)/tools/make-lock.sh run $(MAKE_LOCK) '$(call sq,$(LOCK_WAIT))' $(BUILD_DIR) \
+		'$(call sq,make $(MAKECMDGOALS) $(MAKEOVERRIDES))' \
+		$(MAKE) --no-print-directory $(MAKECMDGOALS)
+else
+
 .PHONY: all deps kernel variants check-vmlinux checkpatch check test test-patches \
 	test-configure clean distclean help initramfs boot boot-variants tools triage \
 	verdict report test-tools fuzz-triage bench-triage bench bench-kernels \
@@ -166,6 +208,8 @@ clean:
 	rm -rf $(TREE) $(OUT)/variants $(OUT)/boots $(OUT)/boot-tests $(BUILD_DIR)/tools \
 		$(OUT)/fanout $(BUILD_DIR)/fanout-test $(BUILD_DIR)/check
 
-## distclean       remove the whole build directory
+## distclean       remove the whole build directory (but its lock, which this make holds)
 distclean:
-	rm -rf $(BUILD_DIR)
+	find $(BUILD_DIR) -mindepth 1 -maxdepth 1 ! -name .make.lock -exec rm -rf {} +
+
+endif # need_lock
