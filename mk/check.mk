@@ -6,14 +6,14 @@
 CHECK_DIR := $(BUILD_DIR)/check
 CHECK_RUN = sh $(TOP)/tools/check-run.sh run $(CHECK_DIR) $(1)
 # the longest first: make -j starts them in this order
-CHECKS := tools runner ignores shell format lock docs corpus series
+CHECKS := tools runner ignores shell format lock inputs docs corpus series
 # the kernel tree's .clang-format: the unpacked 6.1 tarball's, if any
 CLANG_FORMAT_STYLE ?= $(BUILD_DIR)/src/linux-source-6.1/.clang-format
 PEER_LOGS ?= $(abspath $(TOP)/../shared/peer-logs)
 .PHONY: $(addprefix check-,$(CHECKS)) check-run test-runner
 
 ## check           the tests that need no kernel, KTAP: tools, runner selftest, shellcheck,
-##                 clang-format, the lock, docs, corpus and series
+##                 clang-format, the lock, bad inputs, docs, corpus and series
 ##                 (build/check/NAME.log)
 check: tools
 	@$(MAKE) -s -j$(JOBS) check-run
@@ -47,6 +47,11 @@ check-format:
 ## check-lock      two makes in one build directory: the second refuses, or waits with LOCK_WAIT
 check-lock:
 	@$(call CHECK_RUN,lock) sh $(TOP)/tools/tests/lock-test.sh $(TOP) $(CHECK_DIR)/lock
+
+## check-inputs    bad kit lists, logs, WORKLOADS, HOSTS, KERNEL: one error naming file:line
+check-inputs: tools
+	@$(call CHECK_RUN,inputs) sh $(TOP)/tools/tests/inputs-test.sh $(TOP) $(TRIAGE) \
+		$(CHECK_DIR)/inputs
 
 ## check-docs      every make target and repo path the README and docs/ name exists
 check-docs:
