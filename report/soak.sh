@@ -58,31 +58,22 @@ left=$(pgrep -fc -- "qemu-system.*$pattern" || true)
 retried=$(awk -F'\t' 'NR > 1 { n[$9]++ } END { r = 0; for (c in n) r += n[c] - 1; print r }' \
 	"$joblog" 2>/dev/null)
 
-n=0 failed=0
-check() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n $2"
-	else
-		echo "not ok $n $2"
-		failed=$((failed + 1))
-	fi
-}
-echo "KTAP version 1"
-echo "1..3"
+KTAP_BUF=$tmp/ktap
+# shellcheck source=tools/tests/ktap.sh
+. "$(dirname "$0")/../tools/tests/ktap.sh"
+check() { if [ "$1" = 0 ]; then ok "$2"; else bad "$2"; fi; }
 check "$lost" "$boots boots, $lost lost logs"
-awk -F'\t' '$2 == "lost" { print "# lost: " $1 " (" $5 ")" }' "$tmp/boots"
+awk -F"$tab" '$2 == "lost" { print "lost: " $1 " (" $5 ")" }' "$tmp/boots" | diag
 check "$left" "$left QEMU left"
 check "$flaky" "verdict the same every time (${common:-none}): $flaky flipped"
-awk -F'\t' '{ print "# flaky: " $1 " " $3 " (" $5 ")" }' "$tmp/flaky"
+awk -F"$tab" '{ print "flaky: " $1 " " $3 " (" $5 ")" }' "$tmp/flaky" | diag
 awk -F'\t' '$4 != "-" { print $4 }' "$tmp/boots" | sort -n | awk '
 	{ t[NR] = $1 }
 	END {
 		if (!NR) exit
 		p95 = int((NR * 95 + 99) / 100)
-		printf "# boot time: median %.1f s, p95 %.1f s, max %.1f s (%d boots)\n",
+		printf "boot time: median %.1f s, p95 %.1f s, max %.1f s (%d boots)\n",
 			(NR % 2 ? t[(NR + 1) / 2] : (t[NR / 2] + t[NR / 2 + 1]) / 2), t[p95], t[NR], NR
-	}'
-echo "# host faults retried by the runner: ${retried:-0}"
-echo "# $((n - failed)) passed, $failed failed"
-[ $failed = 0 ]
+	}' | diag
+diag "host faults retried by the runner: ${retried:-0}"
+ktap_end
