@@ -4,7 +4,7 @@
 # of --follow and of --coverage, on real console logs of the kit's
 # kernels. KTAP on stdout; the last line is "N passed, N failed".
 # Environment: TRIAGE (binary), TESTDATA, KIT (the checkout), PEER_LOGS,
-# TMPDIR_T (scratch dir).
+# TMPDIR_T (scratch dir), SRC_TREE (6.1.192's unpacked tree, optional).
 set -u
 : "${TRIAGE:?}" "${TESTDATA:=testdata}" "${KIT:?}" "${PEER_LOGS:=}"
 : "${TMPDIR_T:=/tmp/judge-test.$$}"
@@ -33,18 +33,7 @@ awk -F'\t' '$4 != "bug"' "$KIT/annotations/sites.tsv" \
 # The source lines the rules read, at their lines in 6.1.192's unpatched
 # tree (testdata/judge-src.lines: file, line, text), in a tree of their own.
 src=$T/src
-while IFS='	' read -r file line text; do
-	case $file in '#'* | '') continue ;; esac
-	mkdir -p "$src/$(dirname "$file")"
-	f=$src/$file
-	[ -f "$f" ] || : >"$f"
-	have=$(wc -l <"$f")
-	while [ "$have" -lt $((line - 1)) ]; do
-		echo >>"$f"
-		have=$((have + 1))
-	done
-	printf '%s\n' "$text" >>"$f"
-done <"$TESTDATA/judge-src.lines"
+sh "$(dirname "$0")/src-tree.sh" build "$TESTDATA/judge-src.lines" "$src"
 
 # 1. The raw tiny kernel's bugs (the PELT clamp, util_est's wrapped
 # difference), in a log of the kit's kernel before the triage patches,
@@ -183,5 +172,17 @@ counted=$(awk '$1 == "checks" { s = 0; for (i = 2; i <= NF; i++) s += $i; print 
 [ "$counted" = "$rows" ] && grep -q '^minmax-narrow ' "$T/8.out" &&
 	grep -q '^checksum ' "$T/8.out"
 result $? "--coverage counts every census row once" "$T/8.out"
+
+# 9. The source lines of the tests are the tree's: every line of
+# testdata/judge-src.lines as 6.1.192 has it (SRC_TREE: its unpacked tree,
+# build/src/linux-source-6.1; skipped without one).
+if [ -n "${SRC_TREE:-}" ] && [ -d "$SRC_TREE" ]; then
+	sh "$(dirname "$0")/src-tree.sh" verify "$TESTDATA/judge-src.lines" \
+		"$SRC_TREE" >"$T/9.bad"
+	[ ! -s "$T/9.bad" ]
+	result $? "judge-src.lines are the lines of the 6.1.192 tree" "$T/9.bad"
+else
+	skip "judge-src.lines are the lines of the 6.1.192 tree" "no SRC_TREE (build/src/linux-source-6.1)"
+fi
 
 ktap_end

@@ -26,13 +26,17 @@ tail -n 1 "$TMPDIR_T/unit.out" | grep -q '^[0-9]* passed, [0-9]* failed$' ||
 
 # 2. corpus: every testdata/*.log with a sibling .expected (the --tsv
 # output; if its first line is "# subset", each other line must occur).
-# An optional .args file adds options; "@KIT@" in it is the kit root.
+# An optional .args file adds options; "@KIT@" in it is the kit root,
+# "@SRC@" the tree of the source lines the rules read (testdata/judge-src.lines,
+# laid out by tests/src-tree.sh), as the kit's triage reads its kernel's tree.
 # A directory testdata/NAME/ with NAME.expected is read the same way with
 # --syz (a syz-manager workdir or crash directory).
 kit=$(cd "$(dirname "$0")/../.." && pwd)
+src=$TMPDIR_T/src
+sh "$(dirname "$0")/src-tree.sh" build "$TESTDATA/judge-src.lines" "$src"
 check_expected() { # input base [--syz]
 	args=
-	[ -f "$2.args" ] && args=$(sed "s|@KIT@|$kit|g" "$2.args")
+	[ -f "$2.args" ] && args=$(sed "s|@KIT@|$kit|g; s|@SRC@|$src|g" "$2.args")
 	# shellcheck disable=SC2086
 	"$TRIAGE" --tsv $args ${3-} "$1" >"$TMPDIR_T/out.tsv" 2>"$TMPDIR_T/err"
 	st=$?
