@@ -110,7 +110,9 @@ expect "an empty console log" "$tmp/empty.log: empty" "$triage" --kit "$kit" "$t
 head -c 65536 "$triage" >"$tmp/binary.log"
 expect "a binary console log (an ELF file)" "$tmp/binary.log: binary" \
 	"$triage" --kit "$kit" "$log" "$tmp/binary.log"
-expect "a binary console log on stdin" "<stdin>: binary" sh -c '"$1" <"$2"' sh "$triage" "$tmp/binary.log"
+# shellcheck disable=SC2016 # the inner shell's arguments
+expect "a binary console log on stdin" "<stdin>: binary" \
+	sh -c '"$1" <"$2"' sh "$triage" "$tmp/binary.log"
 # a real console can hold a program's bytes (a peer log has 1069 of 10405)
 { head -c 3000 "$log" && head -c 600 "$triage" && cat "$log"; } >"$tmp/mixed.log"
 passes "a console log with 600 bytes of an ELF file in it reads" \
