@@ -26,7 +26,7 @@ holder() {
 	if [ -z "$info" ]; then
 		echo "another make"
 	elif [ -n "$pid" ] && [ ! -d "/proc/$pid" ]; then
-		echo "$info, whose make has exited but left a process that holds the lock (fuser -v $1)"
+		echo "$info, which has exited, but a process it started holds the lock (fuser -v $1)"
 	else
 		echo "$info"
 	fi

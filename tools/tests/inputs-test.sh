@@ -156,5 +156,5 @@ t="run-jobs.sh: nothing written, the results there kept"
 [ ! -e "$tmp/run" ] && [ -s "$res/verdict" ] && ok "$t" || bad "$t"
 passes "make HOSTS= with good lines" kmake HOSTS="$hosts" help
 
-diag "$nkit bad lines of the kit's lists, 3 console logs, 5 bad make and runner inputs"
+diag "bad inputs: $nkit lines of the kit's lists, 3 console logs, 4 make knobs, 2 runner inputs"
 ktap_end

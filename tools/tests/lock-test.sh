@@ -145,7 +145,7 @@ if hold; then
 	kmake tools >"$tmp/out" 2>"$tmp/err"
 	rc=$? why=
 	[ $rc -eq 2 ] || why="exit status $rc, not 2"
-	grep -q "pid $inner (make tools.*whose make has exited but left a process that holds the lock" \
+	grep -q "pid $inner (make tools.*which has exited, but a process it started holds the lock" \
 		"$tmp/err" || why="$why; the error does not say so"
 	check "a killed make's leftover process keeps the lock, and the error says so" \
 		"${why#; }" "$tmp/err"
