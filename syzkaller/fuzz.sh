@@ -158,8 +158,12 @@ mgr=$!
 # findings (OUT/curve.tsv: seconds sites new findings). The consoles keep
 # every report, the ones the ignores hide included.
 sample() {
-	set -- "$out"/consoles/*.log
-	[ -s "$1" ] || return 0
+	# a VM that has printed nothing yet: the triage refuses an empty log
+	set --
+	for f in "$out"/consoles/*.log; do
+		[ ! -s "$f" ] || set -- "$@" "$f"
+	done
+	[ $# -gt 0 ] || return 0
 	"$triage" --kit "$kit" --src "$tree" --tsv "$@" 2>/dev/null |
 		awk -F'\t' -v t=$(($(date +%s) - start)) '
 			{ n++; nw += $1 == "new"; f += $1 == "finding" }
