@@ -4,11 +4,11 @@
 # Two makes in one build directory (make check-lock). A first make holds
 # the build directory's lock while it works; the test then starts others
 # and checks that a second one refuses at once, naming the first, and
-# changes nothing; that `make help` stays free; that a make the first one
-# starts (a recursive make) neither waits nor refuses; that LOCK_WAIT
-# waits, gives up naming the holder, or runs once the first has ended; that
-# a killed make's leftover process keeps the lock, and is named; and that
-# KBUILD_LOCK cannot name the same lock. KTAP.
+# changes nothing; that `make help` and make -p stay free; that a make the
+# first one starts (a recursive make) neither waits nor refuses; that
+# LOCK_WAIT waits, gives up naming the holder, or runs once the first has
+# ended; that a killed make's leftover process keeps the lock, and is
+# named; and that KBUILD_LOCK cannot name the same lock. KTAP.
 #
 # The first make builds `tools` in a build directory of its own, with a
 # stand-in compiler that holds it until the test lets it go (and fails).
@@ -107,6 +107,11 @@ check "a second make refuses at once, naming the first, and changes nothing" "${
 kmake help >"$tmp/out" 2>"$tmp/err"
 rc=$?
 check "make help is free of the lock" "$([ $rc -eq 0 ] || echo "exit status $rc")" "$tmp/err"
+# tools/check-docs.sh reads make's database so, from a shell too
+kmake -pRrq : >"$tmp/out" 2>"$tmp/err"
+check "make -pRrq reads the whole Makefile beside it (check-docs.sh)" \
+	"$(grep -q '^check-lock:' "$tmp/out" || echo "no target check-lock in the database")" \
+	"$tmp/err"
 
 rc=$(cat "$tmp/nested.rc" 2>/dev/null)
 check "a make that the first one starts neither waits nor refuses" \
