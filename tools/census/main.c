@@ -11,6 +11,7 @@
  * Exit status: 0 done, 1 no handler call at all (a trap-mode kernel),
  * 2 usage or I/O error.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -198,14 +199,21 @@ static void object_free(struct object *ob)
 static int write_tsv(const struct opts *o, const struct row *rows, size_t n)
 {
 	FILE *f = o->out ? fopen(o->out, "w") : stdout;
+	int err;
 
 	if (!f) {
-		fprintf(stderr, "ubsan-census: cannot write %s\n", o->out);
+		fprintf(stderr, "ubsan-census: cannot write %s: %s\n", o->out,
+			strerror(errno));
 		return -1;
 	}
 	report_tsv(f, rows, n);
-	if (f != stdout ? fclose(f) : fflush(f)) {
-		fprintf(stderr, "ubsan-census: write error\n");
+	/* a write that failed earlier (ENOSPC) leaves the error flag only */
+	err = fflush(f) ? errno : ferror(f) ? EIO : 0;
+	if (f != stdout && fclose(f) && !err)
+		err = errno;
+	if (err) {
+		fprintf(stderr, "ubsan-census: %s: %s\n",
+			o->out ? o->out : "standard output", strerror(err));
 		return -1;
 	}
 	return 0;
