@@ -18,8 +18,15 @@
 # -D pc: QEMU's default PC devices (VGA, IDE with a CD-ROM drive, floppy
 # controller, PS/2, parallel port) and its default NIC, an e1000, with no
 # network backend: drivers probe and run, and nothing leaves the guest.
-# Exit status: 0 pass, 1 fail, 2 oops, 3 panic, 4 timeout, 10 bad usage.
+# Exit status: 0 pass, 1 fail, 2 oops, 3 panic, 4 timeout, 10 bad usage,
+# 11 no room for the results: OUTDIR's filesystem had less than 16 MiB
+# free before the boot, or was full after it (the log may be cut short);
+# one line names OUTDIR (tools/space.sh), and no verdict is written.
 set -u
+space=$(cd "$(dirname "$0")/../.." && pwd)/tools/space.sh
+# the room a boot's results may take: the kit's console logs are under
+# 1 MiB (tiny with every workload: 120 KB)
+need=16
 
 usage() {
 	sed -n '6,9p' "$0" | sed 's/^# \{0,1\}//' >&2
@@ -56,13 +63,18 @@ case $devices in none | pc) ;; *) usage ;; esac
 for f in "$kernel" "$initrd"; do
 	[ -r "$f" ] || { echo "run-qemu.sh: cannot read $f" >&2; exit 10; }
 done
-mkdir -p "$outdir" || exit 10
+if ! mkdir -p "$outdir" 2>/dev/null; then
+	sh "$space" full "$outdir" $need && exit 11
+	echo "run-qemu.sh: cannot create $outdir" >&2
+	exit 10
+fi
 outdir=$(cd "$outdir" && pwd)
 [ -n "$name" ] || name=$(basename "$outdir")
 [ -n "$cache" ] || cache=$(dirname "$outdir")/.kvm-probe
 log=$outdir/console.log
 pidfile=$outdir/qemu.pid
 rm -f "$log" "$pidfile" "$outdir/verdict" "$outdir/boot.txt"
+sh "$space" need "$outdir" $need || exit 11
 
 # -I: deterministic virtual time, which only TCG on one CPU can give
 if [ "$icount" = 1 ]; then
@@ -164,6 +176,17 @@ fi
 end=$(now_ms)
 wall=$(awk -v ms=$((end - start)) 'BEGIN { printf "%.1f", ms / 1000 }')
 
+# The results could not be written: why, in one line, and no verdict.
+no_room() {
+	rm -f "$outdir/verdict" "$outdir/boot.txt"
+	sh "$space" full "$outdir" $need ||
+		echo "run-qemu.sh: cannot write the results in $outdir" >&2
+	exit 11
+}
+# A disk that filled during the boot may have cut the log short: no
+# verdict on it.
+sh "$space" full "$outdir" $need >/dev/null 2>&1 && no_room
+
 # 65: init powered off with everything ok, 67: something not ok,
 # 0: init's reboot(2) fallback under -no-reboot; anything else is QEMU's.
 touch "$log"
@@ -183,8 +206,8 @@ else
 	verdict=pass
 fi
 
-echo "$verdict" >"$outdir/verdict"
-cat >"$outdir/boot.txt" <<EOT
+# verdict last: a boot.txt without a verdict is no result
+cat >"$outdir/boot.txt" 2>/dev/null <<EOT || no_room
 name=$name
 verdict=$verdict
 wall_s=$wall
@@ -199,6 +222,7 @@ timeout_s=$timeout
 kernel=$kernel
 initramfs=$initrd
 EOT
+echo "$verdict" >"$outdir/verdict" 2>/dev/null || no_room
 echo "boot $name: $verdict in $wall s ($accel)"
 case $verdict in
 pass) exit 0 ;;
