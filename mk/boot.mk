@@ -39,3 +39,18 @@ boot-variants: initramfs variants tools
 	done >$(JOBS_DIR)/boot-variants.jobs
 	@$(call RUN_JOBS,boot-variants,$(JOBS_DIR)/boot-variants.jobs)
 
+
+SOAK_BOOTS ?= 100
+SOAK_JOBS ?= 2
+## soak            boot the kit's kernel SOAK_BOOTS (100) times, SOAK_JOBS (2) at a time: lost logs, QEMU left, flaky verdicts, boot times
+soak: BOOT_JOBS = $(SOAK_JOBS)
+soak: initramfs tools
+	@rm -rf $(OUT)/soak && mkdir -p $(JOBS_DIR)
+	@for i in $$(seq -w $(SOAK_BOOTS)); do \
+		$(call JOB_LINE,soak-$$i,$(OUT)/soak/soak-$$i,$(TREE)/arch/x86/boot/bzImage, \
+			$(INITRAMFS),$(TREE)/vmlinux,$(MAIN_BUILD),fixed,all, \
+			-a $(ACCEL) -t $(BOOT_TIMEOUT) $(QEMU_OPTS)); \
+	done >$(JOBS_DIR)/soak.jobs
+	@$(call RUN_JOBS,soak,$(JOBS_DIR)/soak.jobs,-F) | tee $(OUT)/soak.log; \
+	sh $(TOP)/report/soak.sh $(JOBS_DIR)/soak.jobs \
+		$(JOBS_DIR)/$(HOSTS_WD)/runs/soak/joblog runs/soak/ | tee -a $(OUT)/soak.log

@@ -10,7 +10,8 @@
 #   TREE     the kernel tree: arch/x86/boot/bzImage and vmlinux
 #   OUT      this run's directory: manager.cfg, manager.log, ignores.json,
 #            vm/ (initramfs, keys), consoles/vmN.log (each VM's whole
-#            console), triage.{txt,tsv,json}, fp-rate.txt, stats.tsv, and
+#            console), triage.{txt,tsv,json}, fp-rate.txt, stats.tsv,
+#            curve.tsv (the discovery curve), and
 #            workdir/ (syzkaller's:
 #            corpus.db and crashes/ stay from one run to the next, so a
 #            second run goes on from the first one's corpus)
@@ -152,10 +153,30 @@ setsid "$syz/bin/syz-manager" -config "$out/manager.cfg" -bench "$out/bench.json
 	>"$out/manager.log" 2>&1 &
 mgr=$!
 
+# The discovery curve: every FUZZ_CURVE_STEP seconds (60), the distinct
+# sites the consoles hold so far, and how many of them are new or
+# findings (OUT/curve.tsv: seconds sites new findings). The consoles keep
+# every report, the ones the ignores hide included.
+sample() {
+	set -- "$out"/consoles/*.log
+	[ -s "$1" ] || return 0
+	"$triage" --kit "$kit" --src "$tree" --tsv "$@" 2>/dev/null |
+		awk -F'\t' -v t=$(($(date +%s) - start)) '
+			{ n++; nw += $1 == "new"; f += $1 == "finding" }
+			END { printf "%d\t%d\t%d\t%d\n", t, n, nw, f }' >>"$out/curve.tsv"
+}
+printf 'seconds\tsites\tnew\tfindings\n' >"$out/curve.tsv"
+(
+	trap - INT TERM
+	while sleep "${FUZZ_CURVE_STEP:-60}"; do sample; done
+) &
+sampler=$!
+
 stopped=0
 stop() {
 	[ $stopped = 0 ] || return 0
 	stopped=1
+	kill "$sampler" 2>/dev/null || true
 	echo "fuzz: stopping syz-manager ($1)"
 	kill -INT "$mgr" 2>/dev/null || true
 	i=0
@@ -203,6 +224,20 @@ execs=$(heartbeat 'exec total')
 	printf 'crash_dirs\t%s\n' "$(find "$workdir/crashes" -mindepth 1 -maxdepth 1 -type d 2>/dev/null | wc -l)"
 } >"$out/stats.tsv"
 awk -F'\t' '{ printf "fuzz: %-11s %s\n", $1, $2 }' "$out/stats.tsv"
+sample
+# One line per 10 minutes: the sites at the end of it, and how many came in it.
+awk -F'\t' 'NR > 1 {
+		m = int(($1 + 599) / 600) * 10
+		s[m] = $2; nw[m] = $3; f[m] = $4
+		if (m > max) max = m
+	}
+	END {
+		for (m = 10; m <= max; m += 10)
+			if (m in s) {
+				printf "fuzz: discovery %4d min: %d sites (+%d), %d new, %d findings\n", m, s[m], s[m] - prev, nw[m], f[m]
+				prev = s[m]
+			}
+	}' "$out/curve.tsv"
 if [ "${execs:-0}" -eq 0 ]; then
 	echo "fuzz: no program was executed; the last lines of $out/manager.log:" >&2
 	tail -20 "$out/manager.log" >&2

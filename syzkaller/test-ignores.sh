@@ -17,11 +17,17 @@ shift 2
 tmp=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 
+# The kernel source lines the rules read (tools/testdata/judge-src.lines, at
+# the lines of the test logs' sites), so that a site is classed here as the
+# triage of a run classes it, with its kernel's tree (--vmlinux).
+sh "$kit/tools/tests/src-tree.sh" build "$kit/tools/testdata/judge-src.lines" \
+	"$tmp/src"
+
 # Every log's sites, classed by the kit, and the first lines of its reports.
 n=0
 for log in "$@"; do
 	n=$((n + 1))
-	"$triage" --kit "$kit" --tsv "$log" >"$tmp/$n.tsv" || true
+	"$triage" --kit "$kit" --src "$tmp/src" --tsv "$log" >"$tmp/$n.tsv" || true
 	grep -ao 'UBSAN: [a-z-]* in [^ ]*' "$log" | tr -d '\r' >>"$tmp/lines" || true
 done
 sort -u "$tmp/lines" -o "$tmp/lines"

@@ -17,7 +17,15 @@
 #include "triage/triage.h"
 #include "triage/kcidb.h"
 
-enum { OUT_TABLE, OUT_JSON, OUT_TSV, OUT_FPRATE, OUT_KCIDB, OUT_FINDINGS };
+enum {
+	OUT_TABLE,
+	OUT_JSON,
+	OUT_TSV,
+	OUT_FPRATE,
+	OUT_KCIDB,
+	OUT_FINDINGS,
+	OUT_ROWS
+};
 
 struct run {
 	struct sitetab sites;
@@ -119,11 +127,18 @@ static void usage(FILE *f)
 	      "verdict\n"
 	      "  --tree NAME=DIR     --findings: is the statement still in "
 	      "DIR\n"
+	      "  --redundant-rows    each annotations/sites.tsv row against the "
+	      "rules\n"
+	      "                      over the sites of the LOGs: exit 1 if the "
+	      "rules\n"
+	      "                      judge every site of a row as the row does\n"
 	      "  --only-ubsan        ignore non-UBSAN reports\n"
 	      "  --filter-kind KIND  keep only reports of this kind\n"
 	      "exit: 0 no new site and no finding, 1 a new site or a "
 	      "finding,\n"
-	      "      2 usage or I/O error, 3 stopped at a finding\n",
+	      "      (--redundant-rows: 1 a redundant row), 2 usage or I/O "
+	      "error,\n"
+	      "      3 stopped at a finding\n",
 	      f);
 }
 
@@ -450,6 +465,7 @@ int main(int argc, char **argv)
 		{ "findings", required_argument, NULL, 'R' },
 		{ "tree", required_argument, NULL, 'T' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "redundant-rows", no_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -542,6 +558,9 @@ int main(int argc, char **argv)
 			out = OUT_FINDINGS;
 			findings_json = !strcmp(optarg, "json");
 			break;
+		case 'r':
+			out = OUT_ROWS;
+			break;
 		case 'T':
 			if (add_tree(&trees, optarg))
 				goto bad_arg;
@@ -617,7 +636,9 @@ int main(int argc, char **argv)
 		symbolize_sites(&run.sites, vmlinux);
 	for (i = 0; i < run.sites.n; i++)
 		classify_site(&lists, run.sites.v[i], run.src);
-	if (out == OUT_FINDINGS)
+	if (out == OUT_ROWS)
+		ret |= rows_vs_rules(&lists, &run.sites, run.src, sink.f);
+	else if (out == OUT_FINDINGS)
 		ret |= findings_report(sink.f, &run.sites, &run.logs, &trees,
 				       run.src, findings_json);
 	else if (out == OUT_JSON)
@@ -630,7 +651,7 @@ int main(int argc, char **argv)
 		out_table(sink.f, &run.sites, &run.logs);
 	if (sink_end(&sink, ret & 2))
 		ret = 2;
-	for (i = 0; !ret && i < run.sites.n; i++)
+	for (i = 0; out != OUT_ROWS && !ret && i < run.sites.n; i++)
 		if (run.sites.v[i]->cls == CLS_NEW ||
 		    run.sites.v[i]->cls == CLS_FINDING)
 			ret = 1;

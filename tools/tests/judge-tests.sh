@@ -1,10 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Tests of the triage's judgement (annotations/rules.tsv, class finding),
-# of --follow and of --coverage, on real console logs of the kit's
-# kernels. KTAP on stdout; the last line is "N passed, N failed".
+# of --follow, --coverage and --redundant-rows (sites.tsv keeps only what no
+# rule covers), on real console logs of the kit's kernels. KTAP on stdout;
+# the last line is "N passed, N failed".
 # Environment: TRIAGE (binary), TESTDATA, KIT (the checkout), PEER_LOGS,
-# TMPDIR_T (scratch dir).
+# TMPDIR_T (scratch dir), SRC_TREE (6.1.192's unpacked tree, optional).
 set -u
 : "${TRIAGE:?}" "${TESTDATA:=testdata}" "${KIT:?}" "${PEER_LOGS:=}"
 : "${TMPDIR_T:=/tmp/judge-test.$$}"
@@ -33,18 +34,7 @@ awk -F'\t' '$4 != "bug"' "$KIT/annotations/sites.tsv" \
 # The source lines the rules read, at their lines in 6.1.192's unpatched
 # tree (testdata/judge-src.lines: file, line, text), in a tree of their own.
 src=$T/src
-while IFS='	' read -r file line text; do
-	case $file in '#'* | '') continue ;; esac
-	mkdir -p "$src/$(dirname "$file")"
-	f=$src/$file
-	[ -f "$f" ] || : >"$f"
-	have=$(wc -l <"$f")
-	while [ "$have" -lt $((line - 1)) ]; do
-		echo >>"$f"
-		have=$((have + 1))
-	done
-	printf '%s\n' "$text" >>"$f"
-done <"$TESTDATA/judge-src.lines"
+sh "$(dirname "$0")/src-tree.sh" build "$TESTDATA/judge-src.lines" "$src"
 
 # 1. The raw tiny kernel's bugs (the PELT clamp, util_est's wrapped
 # difference), in a log of the kit's kernel before the triage patches,
@@ -183,5 +173,69 @@ counted=$(awk '$1 == "checks" { s = 0; for (i = 2; i <= NF; i++) s += $i; print 
 [ "$counted" = "$rows" ] && grep -q '^minmax-narrow ' "$T/8.out" &&
 	grep -q '^checksum ' "$T/8.out"
 result $? "--coverage counts every census row once" "$T/8.out"
+
+# 9. The source lines of the tests are the tree's: every line of
+# testdata/judge-src.lines as 6.1.192 has it (SRC_TREE: its unpacked tree,
+# build/src/linux-source-6.1; skipped without one).
+if [ -n "${SRC_TREE:-}" ] && [ -d "$SRC_TREE" ]; then
+	sh "$(dirname "$0")/src-tree.sh" verify "$TESTDATA/judge-src.lines" \
+		"$SRC_TREE" >"$T/9.bad"
+	[ ! -s "$T/9.bad" ]
+	result $? "judge-src.lines are the lines of the 6.1.192 tree" "$T/9.bad"
+else
+	skip "judge-src.lines are the lines of the 6.1.192 tree" "no SRC_TREE (build/src/linux-source-6.1)"
+fi
+
+# 10. sites.tsv keeps only what no rule covers (issue 27): over every log
+# we have (the kit's and the peers'), with the source lines, no row says
+# what the rules already say of all its sites (--redundant-rows; a bug row
+# and a confirmed or rejected finding are kept whatever the rules say).
+# shellcheck disable=SC2046 # file names without blanks
+"$TRIAGE" --kit "$KIT" --src "$src" --redundant-rows "$TESTDATA"/*.log \
+	$(find "$PEER_LOGS" -type f ! -name README.md 2>/dev/null) >"$T/10.out" 2>&1
+st=$?
+{ grep '^redundant' "$T/10.out"
+	[ "$st" -eq 0 ] || echo "exit status $st"
+	grep -q '^# [0-9]* rows: 0 redundant, [0-9]* differs,' "$T/10.out" ||
+		echo "no count of the rows"
+} >"$T/10.bad"
+[ ! -s "$T/10.bad" ]
+result $? "no annotations/sites.tsv row is redundant with a rule" "$T/10.bad"
+sed -n 's/^# //p' "$T/10.out" | diag
+
+# 11. No intentional rule covers a bug: the sites of the bug rows and
+# confirmed findings (with the row set aside) are findings or new, never
+# annotated, benign, ignorelisted or deliberate by a rule.
+awk -F'\t' '($1 == "bug" || $1 == "finding") && $9 ~ /=(annotated|benign|ignorelisted|deliberate)\//' \
+	"$T/10.out" >"$T/11.bad"
+[ ! -s "$T/11.bad" ] && grep -q '^bug' "$T/10.out"
+result $? "no intentional rule covers a bug row's site" "$T/11.bad"
+
+# 12. The check of 10 can fail: a kit with one more row, for a site a rule
+# already judges the same way (probe_8259A's PIC mask, the mask-constant
+# rule), has that row redundant and exits 1; the same row with another
+# class differs.
+red=$T/kit-redundant
+mkdir -p "$red/annotations"
+cp "$KIT/annotations/rules.tsv" "$red/annotations/"
+row() { # class
+	cat "$KIT/annotations/sites.tsv"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\n' arch/x86/kernel/i8259.c:305 probe_8259A \
+		implicit-conversion "$1" 'the PIC mask built in int' mask-constant
+}
+row annotated >"$red/annotations/sites.tsv"
+"$TRIAGE" --kit "$red" --src "$src" --redundant-rows \
+	"$TESTDATA/kit-fixed-test-ubsan.log" >"$T/12.out" 2>&1
+st=$?
+row bug >"$red/annotations/sites.tsv"
+"$TRIAGE" --kit "$red" --src "$src" --redundant-rows \
+	"$TESTDATA/kit-fixed-test-ubsan.log" >"$T/12b.out" 2>&1
+st2=$?
+echo "exit status $st, then $st2" >>"$T/12.out"
+[ "$st" -eq 1 ] && [ "$st2" -eq 0 ] &&
+	[ "$(grep -c '^redundant' "$T/12.out")" -eq 1 ] &&
+	grep -q '^redundant	[^	]*	arch/x86/kernel/i8259.c:305	probe_8259A	.*	mask-constant	' "$T/12.out" &&
+	grep -q '^bug	[^	]*	arch/x86/kernel/i8259.c:305	' "$T/12b.out"
+result $? "--redundant-rows finds a row a rule already makes" "$T/12.out"
 
 ktap_end

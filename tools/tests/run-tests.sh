@@ -26,13 +26,17 @@ tail -n 1 "$TMPDIR_T/unit.out" | grep -q '^[0-9]* passed, [0-9]* failed$' ||
 
 # 2. corpus: every testdata/*.log with a sibling .expected (the --tsv
 # output; if its first line is "# subset", each other line must occur).
-# An optional .args file adds options; "@KIT@" in it is the kit root.
+# An optional .args file adds options; "@KIT@" in it is the kit root,
+# "@SRC@" the tree of the source lines the rules read (testdata/judge-src.lines,
+# laid out by tests/src-tree.sh), as the kit's triage reads its kernel's tree.
 # A directory testdata/NAME/ with NAME.expected is read the same way with
 # --syz (a syz-manager workdir or crash directory).
 kit=$(cd "$(dirname "$0")/../.." && pwd)
+src=$TMPDIR_T/src
+sh "$(dirname "$0")/src-tree.sh" build "$TESTDATA/judge-src.lines" "$src"
 check_expected() { # input base [--syz]
 	args=
-	[ -f "$2.args" ] && args=$(sed "s|@KIT@|$kit|g" "$2.args")
+	[ -f "$2.args" ] && args=$(sed "s|@KIT@|$kit|g; s|@SRC@|$src|g" "$2.args")
 	# shellcheck disable=SC2086
 	"$TRIAGE" --tsv $args ${3-} "$1" >"$TMPDIR_T/out.tsv" 2>"$TMPDIR_T/err"
 	st=$?
@@ -232,8 +236,9 @@ st=$? t="exit status 2 for a bad option"
 # 4b. --fp-rate gives no rate over sites nobody has explained: on the fixed
 # kernel's log, without lists every site is unexplained (no rate) but the 4
 # reached from a system call (mount, readlink, the perf ioctl), which are
-# findings, in no rate either; with one annotation (romchecksum's, from
-# annotations/sites.tsv), the rate is over that one explained site.
+# findings, in no rate either; with one annotation (romchecksum's, the row
+# annotations/sites.tsv had until the checksum rule made it redundant), the
+# rate is over that one explained site.
 fx=$TESTDATA/kit-fixed-test-ubsan.log
 "$TRIAGE" --fp-rate "$fx" >"$TMPDIR_T/fp0.out"
 grep -q '^unexplained  23$' "$TMPDIR_T/fp0.out" &&
@@ -242,7 +247,9 @@ grep -q '^unexplained  23$' "$TMPDIR_T/fp0.out" &&
 	ok "--fp-rate without lists" ||
 	bad "--fp-rate without lists" "$(cat "$TMPDIR_T/fp0.out")"
 { head -n 1 "$kit/annotations/sites.tsv"
-	grep -m 1 '	romchecksum	' "$kit/annotations/sites.tsv"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\n' arch/x86/kernel/probe_roms.c:195 \
+		romchecksum implicit-conversion annotated \
+		'An 8-bit checksum: wrapping_add() in patch 0011.' checksum
 } >"$TMPDIR_T/one.tsv"
 "$TRIAGE" --fp-rate --annotations "$TMPDIR_T/one.tsv" "$fx" \
 	>"$TMPDIR_T/fp1.out"
@@ -327,15 +334,16 @@ $(cat "$TMPDIR_T/diff")"
 		grep -q '^        {"name": "8349eecbcdab8348c30b208425da0ccb555b5e59", "description": "KMSAN: uninit-value in prepare_task_switch", "path": ' &&
 		ok "--syz --json: a crash directory named with a trailing /" ||
 		bad "--syz --json: a crash directory named with a trailing /"
-	# classes, --fp-rate and exit status through --syz
-	"$TRIAGE" --fp-rate --kit "$kit" --syz "$wd" >"$TMPDIR_T/syz.fp"
+	# classes, --fp-rate and exit status through --syz (with the source
+	# lines, as the kit's triage reads them)
+	"$TRIAGE" --fp-rate --kit "$kit" --src "$src" --syz "$wd" >"$TMPDIR_T/syz.fp"
 	st=$?
 	[ $st -eq 1 ] && grep -q '^unexplained  0$' "$TMPDIR_T/syz.fp" &&
 		grep -q '^fp_rate      13/17 = 0.765$' "$TMPDIR_T/syz.fp" &&
 		ok "--syz --fp-rate --kit" ||
 		bad "--syz --fp-rate --kit" "status $st: $(cat "$TMPDIR_T/syz.fp")"
-	"$TRIAGE" --kit "$kit" --filter-kind implicit-conversion --syz "$wd" \
-		>/dev/null
+	"$TRIAGE" --kit "$kit" --src "$src" --filter-kind implicit-conversion \
+		--syz "$wd" >/dev/null
 	st=$? t="--syz: status 0 with every site classified"
 	[ $st -eq 0 ] && ok "$t" || bad "$t"
 	"$TRIAGE" --syz "$wd" >/dev/null

@@ -910,6 +910,74 @@ static void test_dedup_classify(void)
 	sites_free(&t);
 }
 
+/*
+ * --redundant-rows: a row the rules already make is redundant; a row they
+ * judge otherwise, a bug row and a rejected finding are kept, whatever the
+ * rules say; a row of no site is unseen.
+ */
+static void test_redundant_rows(void)
+{
+	struct sitetab t;
+	struct lists l;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	int ret;
+
+	parse(kit_report);
+	sites_init(&t);
+	sites_add(&t, &got[0]);
+	lists_init(&l);
+	lists_load_tsv_text(&l.rules, &l.nrules,
+			    "rule\tclass\tkind\ttypes\tfunction\n"
+			    "narrow\tbenign\timplicit-conversion\ts32>u16\t"
+			    "perf_event__*\n",
+			    "rules", "rule\t");
+	lists_load_tsv_text(
+		&l.ann, &l.nann,
+		"site\tfunction\tkind\tclass\treason\tidiom\n"
+		"kernel/events/core.c:1900\tperf_event__header_size\t"
+		"implicit-conversion\tbenign\tsame class\tother\n"
+		"kernel/events/core.c\t*\t*\tannotated\tsame idiom\tnarrow\n"
+		"kernel/events/core.c\t*\t*\tannotated\tanother idiom\tx\n"
+		"kernel/events/core.c\t*\t*\tbug\ta bug\tbug\n"
+		"kernel/events/core.c\t*\t*\tbenign\tno\trejected-finding:y\n"
+		"kernel/events/core.c\t*\t*\tbenign\tconfirmed\tfinding:z\n"
+		"lib/a.c\t*\t*\tbenign\tnot in the log\tx\n",
+		"sites.tsv", "site\t");
+	classify_site(&l, t.v[0], NULL);
+	f = open_memstream(&buf, &len);
+	ret = rows_vs_rules(&l, &t, NULL, f);
+	fclose(f);
+	CHECK(ret == 1, "a redundant row: status %d", ret);
+	CHECK(buf && strstr(buf, "redundant\tsites.tsv:2\t") &&
+		      strstr(buf, "redundant\tsites.tsv:3\t") &&
+		      strstr(buf, "differs\tsites.tsv:4\t") &&
+		      strstr(buf, "bug\tsites.tsv:5\t") &&
+		      strstr(buf, "rejected\tsites.tsv:6\t") &&
+		      strstr(buf, "finding\tsites.tsv:7\t") &&
+		      strstr(buf, "unseen\tsites.tsv:8\t") &&
+		      strstr(buf, "\tnarrow\tkernel/events/core.c:1905:19="
+				  "benign/narrow\n") &&
+		      strstr(buf, "# redundant by narrow: 2\n"),
+	      "each row's verdict");
+	free(buf);
+	buf = NULL;
+	/* the rows that make the same judgement gone: none is redundant */
+	free(l.ann[0].f[3]);
+	l.ann[0].f[3] = strdup("annotated");
+	free(l.ann[1].f[5]);
+	l.ann[1].f[5] = strdup("other");
+	f = open_memstream(&buf, &len);
+	ret = rows_vs_rules(&l, &t, NULL, f);
+	fclose(f);
+	CHECK(ret == 0 && strstr(buf, "differs\tsites.tsv:2\t"),
+	      "no redundant row: status %d", ret);
+	free(buf);
+	lists_free(&l);
+	sites_free(&t);
+}
+
 int main(void)
 {
 	test_split();
@@ -929,6 +997,7 @@ int main(void)
 	test_ud1_trap();
 	test_crashes();
 	test_dedup_classify();
+	test_redundant_rows();
 	test_headers_anywhere();
 	test_stable_titles();
 	test_patterns();

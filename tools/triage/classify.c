@@ -591,15 +591,14 @@ static void judge_site(const struct lists *l, struct site *s, const char *src)
 }
 
 /*
- * Order: ignorelist (it should have silenced the site: the list is broken
- * or stale), known bugs, annotation rows, rules; otherwise new.
+ * The ignorelist (it should have silenced the site: the list is broken or
+ * stale), then the known bugs: 1 if one of them classed the site.
  */
-void classify_site(const struct lists *l, struct site *s, const char *src)
+static int classify_lists(const struct lists *l, struct site *s)
 {
 	const struct report *r = &s->r;
 	size_t i, hit = l->nscl;
 
-	s->reason[0] = s->suggestion[0] = s->idiom[0] = 0;
 	for (i = 0; i < l->nscl; i++) {
 		if (!entry_applies(&l->scl[i], r))
 			continue;
@@ -617,7 +616,7 @@ void classify_site(const struct lists *l, struct site *s, const char *src)
 			 "ignorelist broken or stale: %s:%s matches (%s)%s%s",
 			 l->scl[hit].type, l->scl[hit].glob, l->scl[hit].where,
 			 l->scl[hit].reason[0] ? ": " : "", l->scl[hit].reason);
-		return;
+		return 1;
 	}
 	for (i = 0; i < l->nbugs; i++) {
 		const struct tsv_row *b = &l->bugs[i];
@@ -629,8 +628,22 @@ void classify_site(const struct lists *l, struct site *s, const char *src)
 		snprintf(s->reason, sizeof(s->reason), "%s%s%s%s%s", b->f[0],
 			 b->f[4][0] ? " fix: " : "", b->f[4],
 			 b->f[5][0] ? " " : "", b->f[5]);
-		return;
+		return 1;
 	}
+	return 0;
+}
+
+/*
+ * Order: ignorelist, known bugs, annotation rows, rules; otherwise new.
+ */
+void classify_site(const struct lists *l, struct site *s, const char *src)
+{
+	const struct report *r = &s->r;
+	size_t i;
+
+	s->reason[0] = s->suggestion[0] = s->idiom[0] = 0;
+	if (classify_lists(l, s))
+		return;
 	for (i = 0; i < l->nann; i++) {
 		const struct tsv_row *a = &l->ann[i];
 
@@ -643,4 +656,196 @@ void classify_site(const struct lists *l, struct site *s, const char *src)
 		return;
 	}
 	judge_site(l, s, src);
+}
+
+/* ---- --redundant-rows: the rows that a rule already makes ---- */
+
+/* Columns of a row of annotations/sites.tsv. */
+enum { AC_SITE, AC_FUNCTION, AC_KIND, AC_CLASS, AC_REASON, AC_IDIOM };
+
+/* What --redundant-rows says of a row. */
+enum {
+	RV_REDUNDANT, /* the rules judge every site of it as it does */
+	RV_DIFFERS, /* they judge a site otherwise, or not at all */
+	RV_BUG, /* a human's verdict, kept whatever the rules say */
+	RV_FINDING,
+	RV_REJECTED,
+	RV_UNSEEN, /* no site of the logs */
+	RV_COUNT,
+};
+
+static const char *const rv_names[RV_COUNT] = {
+	"redundant", "differs", "bug", "finding", "rejected", "unseen",
+};
+
+static int intentional(int cls)
+{
+	return cls == CLS_ANNOTATED || cls == CLS_BENIGN ||
+	       cls == CLS_IGNORELISTED;
+}
+
+/*
+ * A row that records a verdict no rule can give, whatever the rules say of
+ * its sites: a bug (class bug), a finding someone confirmed (idiom
+ * finding:NAME) or rejected (idiom rejected-finding[:IDIOM]). RV_BUG,
+ * RV_FINDING, RV_REJECTED, or RV_COUNT for another row.
+ */
+static int row_keeps(const struct tsv_row *a)
+{
+	if (ann_class(a->f[AC_CLASS]) == CLS_KNOWN_BUG)
+		return RV_BUG;
+	if (ann_class(a->f[AC_CLASS]) == CLS_FINDING ||
+	    !strncmp(a->f[AC_IDIOM], "finding", 7))
+		return RV_FINDING;
+	if (!strncmp(a->f[AC_IDIOM], "rejected-finding", 16))
+		return RV_REJECTED;
+	return RV_COUNT;
+}
+
+/*
+ * Do the rules judge a site as the row does? The same class, or an
+ * intentional class on both sides and the rule named as the row's idiom
+ * (a checksum the kit annotated, which the checksum rule calls benign).
+ * A finding or a new site never is.
+ */
+static int same_judgement(const struct tsv_row *a, const struct site *byrule)
+{
+	int cls = ann_class(a->f[AC_CLASS]);
+
+	if (byrule->cls == CLS_NEW || byrule->cls == CLS_FINDING)
+		return 0;
+	if (byrule->cls == cls)
+		return 1;
+	return intentional(cls) && intentional(byrule->cls) &&
+	       !strcmp(byrule->idiom, a->f[AC_IDIOM]);
+}
+
+/* Add name to the "+" separated list names, once. */
+static void add_name(char *names, size_t sz, const char *name)
+{
+	size_t k = strlen(name), n = strlen(names);
+	const char *p = names;
+
+	while (*p) {
+		if (!strncmp(p, name, k) && (p[k] == '+' || !p[k]))
+			return;
+		p += strcspn(p, "+");
+		if (*p)
+			p++;
+	}
+	snprintf(names + n, sz - n, "%s%s", n ? "+" : "", name);
+}
+
+#define RV_RULES 32
+
+/* The redundant rows, per rule (or "+" list of rules) that makes them. */
+struct rv_tally {
+	char name[64];
+	unsigned long n;
+};
+
+static void tally(struct rv_tally *t, int *nt, const char *name)
+{
+	int i;
+
+	for (i = 0; i < *nt; i++) {
+		if (!strcmp(t[i].name, name)) {
+			t[i].n++;
+			return;
+		}
+	}
+	if (*nt == RV_RULES)
+		return;
+	tl_copy(t[*nt].name, sizeof(t[*nt].name), name, strlen(name));
+	t[(*nt)++].n = 1;
+}
+
+/*
+ * For every row of annotations/sites.tsv: the sites of the logs it
+ * explains (a site the ignorelist or a known bug classes is not a row's),
+ * and what the rules alone say of each, as if the row were not there. One
+ * line a row:
+ *   VERDICT WHERE SITE FUNCTION KIND CLASS IDIOM RULES JUDGED
+ * VERDICT is one of rv_names; RULES, for a redundant row, the rules that
+ * judge its sites ("-" otherwise); JUDGED, FILE:LINE:COL=CLASS/IDIOM for
+ * each of its sites by the rules alone ("-" for none). Then "#" lines: the
+ * counts, and the redundant rows per rule. Returns 1 if a row is
+ * redundant, 0 if none is, 2 without memory.
+ */
+int rows_vs_rules(const struct lists *l, const struct sitetab *t,
+		  const char *src, FILE *out)
+{
+	unsigned long count[RV_COUNT] = { 0 };
+	struct rv_tally per[RV_RULES];
+	struct site *byrule;
+	char *ours, names[256];
+	size_t i, j, n;
+	int v, same, nper = 0;
+
+	byrule = calloc(t->n + 1, sizeof(*byrule));
+	ours = calloc(t->n + 1, 1);
+	if (!byrule || !ours) {
+		free(byrule);
+		free(ours);
+		return 2;
+	}
+	for (j = 0; j < t->n; j++) {
+		byrule[j] = *t->v[j];
+		byrule[j].reason[0] = byrule[j].suggestion[0] = 0;
+		byrule[j].idiom[0] = 0;
+		ours[j] = !classify_lists(l, &byrule[j]);
+		if (ours[j])
+			judge_site(l, &byrule[j], src);
+	}
+	for (i = 0; i < l->nann; i++) {
+		const struct tsv_row *a = &l->ann[i];
+
+		n = 0;
+		same = 1;
+		names[0] = 0;
+		for (j = 0; j < t->n; j++) {
+			if (!ours[j] ||
+			    !row_matches(a->f[AC_SITE], a->f[AC_FUNCTION],
+					 a->f[AC_KIND], &t->v[j]->r))
+				continue;
+			n++;
+			if (same_judgement(a, &byrule[j]))
+				add_name(names, sizeof(names), byrule[j].idiom);
+			else
+				same = 0;
+		}
+		v = row_keeps(a);
+		if (!n)
+			v = RV_UNSEEN;
+		else if (v == RV_COUNT)
+			v = same ? RV_REDUNDANT : RV_DIFFERS;
+		count[v]++;
+		if (v == RV_REDUNDANT)
+			tally(per, &nper, names);
+		fprintf(out, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t", rv_names[v],
+			a->where, a->f[AC_SITE], a->f[AC_FUNCTION],
+			a->f[AC_KIND], a->f[AC_CLASS],
+			a->f[AC_IDIOM][0] ? a->f[AC_IDIOM] : "-",
+			v == RV_REDUNDANT ? names : "-");
+		for (j = 0, n = 0; j < t->n; j++) {
+			if (!ours[j] ||
+			    !row_matches(a->f[AC_SITE], a->f[AC_FUNCTION],
+					 a->f[AC_KIND], &t->v[j]->r))
+				continue;
+			fprintf(out, "%s%s:%u:%u=%s/%s", n++ ? " " : "",
+				byrule[j].r.file, byrule[j].r.line,
+				byrule[j].r.col, cls_names[byrule[j].cls],
+				byrule[j].idiom[0] ? byrule[j].idiom : "-");
+		}
+		fputs(n ? "\n" : "-\n", out);
+	}
+	fprintf(out, "# %zu rows:", l->nann);
+	for (v = 0; v < RV_COUNT; v++)
+		fprintf(out, " %lu %s%s", count[v], rv_names[v],
+			v < RV_COUNT - 1 ? "," : "\n");
+	for (v = 0; v < nper; v++)
+		fprintf(out, "# redundant by %s: %lu\n", per[v].name, per[v].n);
+	free(byrule);
+	free(ours);
+	return count[RV_REDUNDANT] ? 1 : 0;
 }

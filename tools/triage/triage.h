@@ -332,6 +332,8 @@ int lists_load_tsv(struct tsv_row **rows, size_t *n, const char *path,
 void tsv_rows_free(struct tsv_row *rows, size_t n);
 int scl_section_match(const char *section, const char *name);
 void classify_site(const struct lists *l, struct site *s, const char *src);
+int rows_vs_rules(const struct lists *l, const struct sitetab *t,
+		  const char *src, FILE *out);
 int report_kind_matches(const char *want, const struct report *r);
 int glob_or_any(const char *glob, const char *name);
 
