@@ -475,14 +475,16 @@ static int report(int argc, char **argv)
 		return 2;
 	printf("hot-checks: %zu checks at %zu jumps (%ld counted); %zu checks ran (%zu jumps), %zu did not\n",
 	       p.n, p.nj, known, ran, jran, p.n - ran);
-	printf("hot-checks: guest instructions: kernel %s, user %s (boot, not counted: %llu)\n",
+	printf("hot-checks: guest instructions: kernel %s, user %s",
 	       grouped((double)p.insns_kernel, b1, sizeof(b1)),
-	       grouped((double)p.insns_user, b2, sizeof(b2)), p.insns_boot);
+	       grouped((double)p.insns_user, b2, sizeof(b2)));
+	printf(" (before the kernel, not counted: %s)\n",
+	       grouped((double)p.insns_boot, b1, sizeof(b1)));
 	printf("hot-checks: the checks ran %s times and added %s instructions: %.2f%% of the kernel's, %.2f%% of kernel and user\n",
 	       grouped(runs, b1, sizeof(b1)), grouped(total, b2, sizeof(b2)),
 	       pct(total, (double)p.insns_kernel),
 	       pct(total, (double)(p.insns_kernel + p.insns_user)));
-	printf("hot-checks: half of that is %zu checks, 90%% is %zu, 99%% is %zu\n",
+	printf("hot-checks: half of it is the top %zu checks, 90%% the top %zu, 99%% the top %zu\n",
 	       checks_for(&p, total, 0.5), checks_for(&p, total, 0.9),
 	       checks_for(&p, total, 0.99));
 	print_top(stdout, &p, total, top, 0);
