@@ -145,7 +145,7 @@ all: kernel boot report
 
 # The stages, in pipeline order; `make help` lists their ## lines in it.
 MK_FILES := $(addprefix $(TOP)/mk/,deps.mk tree.mk kernel.mk guest.mk boot.mk \
-	triage.mk report.mk corpus.mk findings.mk kcidb.mk fuzz.mk bench.mk check.mk)
+	triage.mk report.mk corpus.mk findings.mk kcidb.mk fuzz.mk bench.mk hot.mk check.mk)
 ## help            this list: every target of the Makefile and mk/*.mk
 help:
 	@sed -n 's/^## //p' $(TOP)/Makefile $(MK_FILES)

@@ -6,7 +6,7 @@
 # usage: run-qemu.sh -k BZIMAGE -i INITRAMFS -o OUTDIR [-t TIMEOUT_S]
 #                    [-a tcg|kvm|auto] [-w WORKLOADS] [-x EXTRA_APPEND] [-I]
 #                    [-n NAME] [-c KVM_CACHE] [-s CPUS] [-m MEM_MIB]
-#                    [-D none|pc]
+#                    [-D none|pc] [-P PLUGIN]
 #
 # Writes OUTDIR/console.log, OUTDIR/verdict (pass|fail|panic|oops|timeout)
 # and OUTDIR/boot.txt; prints "boot NAME: VERDICT in S s (ACCEL)".
@@ -18,6 +18,8 @@
 # -D pc: QEMU's default PC devices (VGA, IDE with a CD-ROM drive, floppy
 # controller, PS/2, parallel port) and its default NIC, an e1000, with no
 # network backend: drivers probe and run, and nothing leaves the guest.
+# -P PLUGIN: a TCG plugin, -plugin's value (FILE,NAME=VALUE...); forces
+# TCG (make hot-checks: tools/hot/).
 # Exit status: 0 pass, 1 fail, 2 oops, 3 panic, 4 timeout, 10 bad usage,
 # 11 no room for the results: OUTDIR's filesystem had less than 16 MiB
 # free before the boot, or was full after it (the log may be cut short);
@@ -34,8 +36,8 @@ usage() {
 }
 
 kernel='' initrd='' outdir='' timeout='' accel=tcg workloads=all extra='' icount=0 cpus=1
-name='' cache='' mem=512 devices=none
-while getopts k:i:o:t:a:w:x:In:c:s:m:D: opt; do
+name='' cache='' mem=512 devices=none plugin=''
+while getopts k:i:o:t:a:w:x:In:c:s:m:D:P: opt; do
 	case $opt in
 	k) kernel=$OPTARG ;;
 	i) initrd=$OPTARG ;;
@@ -50,6 +52,7 @@ while getopts k:i:o:t:a:w:x:In:c:s:m:D: opt; do
 	s) cpus=$OPTARG ;;
 	m) mem=$OPTARG ;;
 	D) devices=$OPTARG ;;
+	P) plugin=$OPTARG ;;
 	*) usage ;;
 	esac
 done
@@ -81,6 +84,8 @@ if [ "$icount" = 1 ]; then
 	accel=tcg
 	cpus=1
 fi
+# plugins instrument TCG's translations
+[ -z "$plugin" ] || accel=tcg
 
 # auto: use KVM only if a bare boot under KVM reaches init's KTAP end
 if [ "$accel" = auto ]; then
@@ -126,6 +131,7 @@ fi
 if [ "$icount" = 1 ]; then
 	set -- "$@" -icount shift=0,sleep=off
 fi
+[ -z "$plugin" ] || set -- "$@" -plugin "$plugin"
 
 qpid=
 kill_qemu() {
@@ -218,6 +224,7 @@ cpus=$cpus
 mem_mib=$mem
 devices=$devices
 workloads=$workloads
+plugin=$plugin
 timeout_s=$timeout
 kernel=$kernel
 initramfs=$initrd
