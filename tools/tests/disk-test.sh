@@ -368,8 +368,10 @@ unfill
 mkdir -p "$b/tiny/boots/fixed" "$b/tools"
 cp "$log" "$b/tiny/boots/fixed/console.log"
 echo pass >"$b/tiny/boots/fixed/verdict"
-cp -a "$(dirname "$triage")/obj" "$(dirname "$triage")/libtriage.a" "$triage" \
-	"$(dirname "$triage")/ubsan-census" "$b/tools/"
+t=$(dirname "$triage")
+# every file the tools target makes, so that it is up to date there
+cp -a "$t/obj" "$t/libtriage.a" "$triage" "$t/ubsan-census" "$t/hot-checks" \
+	"$t/hot-checks.so" "$b/tools/"
 fill
 try verdict kit_make verdict
 want "verdict: exit status" "$([ $st -ne 0 ]; echo $?)" "got $st"
