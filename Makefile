@@ -117,6 +117,11 @@ endif
 # Kbuild targets. A distribution's config has thousands of modules: build the
 # kernel and the one module the guest loads.
 KBUILD_TARGETS ?= $(if $(BASE_FILE),bzImage lib/test_ubsan.ko lib/test_ubsan_smp.ko,bzImage modules)
+# The room a Kbuild run into a tree without a vmlinux must find before it
+# starts (tools/space.sh; a built tree needs room for a relink): tiny's
+# build adds 373 MiB to its copy of the source (6.1; 6.12: 427 MiB); the
+# other bases' figure is an estimate from their 287 MB vmlinux.
+KBUILD_MIB ?= $(if $(filter tiny,$(BASE)),512,4096)
 # Boots: BOOT_TIMEOUT seconds each, ACCEL (auto, kvm, tcg); HOSTS=FILE
 # (GNU parallel's --sshloginfile) runs them over ssh (jobs/README.md).
 BOOT_TIMEOUT ?= $(if $(filter tiny,$(BASE)),600,10800)
@@ -136,6 +141,13 @@ BOOT_TRIES ?= 3
 
 export PATH := $(LLVM_BIN):$(PATH)
 SHELL := /bin/sh
+# A target whose recipe failed (a full disk, an interrupt) is removed, so
+# that the next make does not take what was half written for done.
+.DELETE_ON_ERROR:
+# The room on the disk, checked before a stage writes and named when a
+# write fails for lack of it: "kit: no space: DIR needs N MiB, has M MiB
+# free" (tools/space.sh).
+SPACE := sh $(TOP)/tools/space.sh
 
 # One kernel build at a time on this 2-core machine: every Kbuild run of the
 # kit (main tree, variants, bench and detect trees) takes the same lock.
@@ -194,7 +206,7 @@ all: kernel boot report
 
 # The stages, in pipeline order; `make help` lists their ## lines in it.
 MK_FILES := $(addprefix $(TOP)/mk/,deps.mk tree.mk kernel.mk guest.mk boot.mk \
-	triage.mk report.mk corpus.mk findings.mk kcidb.mk fuzz.mk bench.mk check.mk)
+	triage.mk report.mk corpus.mk findings.mk kcidb.mk fuzz.mk bench.mk hot.mk check.mk)
 ## help            this list: every target of the Makefile and mk/*.mk
 help:
 	@sed -n 's/^## //p' $(TOP)/Makefile $(MK_FILES)

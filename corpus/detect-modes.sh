@@ -13,7 +13,8 @@
 #
 # A bug missed in a directories mode whose expected unsigned wrap lies
 # outside those directories reads "not-opted-in". Exit status 1 when a
-# mode has no table.
+# mode has no table; 2 when OUT cannot be written (a full disk: the one
+# line of tools/space.sh), which is then written whole or not at all.
 set -u
 top=$1
 out=$2
@@ -21,8 +22,15 @@ shift 2
 here=$(cd "$(dirname "$0")" && pwd)
 corpus=$out.corpus.tsv
 known=$out.known-bugs.tsv
-sh "$here/tsv.sh" "$top/corpus" bug >"$corpus"
-sh "$here/tsv.sh" "$top/corpus" known-bugs >"$known"
+tmp=$out.tmp
+# a write failed: no table, and why
+nowrite() {
+	sh "$top/tools/space.sh" full "$out" 1 || echo "detect-modes: cannot write $1" >&2
+	rm -f "$tmp"
+	exit 2
+}
+sh "$here/tsv.sh" "$top/corpus" bug 2>/dev/null >"$corpus" || nowrite "$corpus"
+sh "$here/tsv.sh" "$top/corpus" known-bugs 2>/dev/null >"$known" || nowrite "$known"
 
 rc=0
 
@@ -49,7 +57,7 @@ for arg in "$@"; do
 	fi
 	header="$header	$mode"
 done
-echo "$header" >"$out"
+echo "$header" 2>/dev/null >"$tmp" || nowrite "$out"
 
 awk -F'\t' 'NR > 1 && $1 !~ /^#/ { print $1 "\t" $3 }' "$corpus" |
 while IFS="$(printf '\t')" read -r bug expect; do
@@ -70,7 +78,8 @@ while IFS="$(printf '\t')" read -r bug expect; do
 		row="$row	$r"
 	done
 	echo "$row"
-done >>"$out"
+done 2>/dev/null >>"$tmp" || nowrite "$out"
+mv "$tmp" "$out" || nowrite "$out"
 
 echo
 echo "detection corpus per unsigned-wrap mode ($out):"

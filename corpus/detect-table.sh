@@ -24,7 +24,9 @@
 #          perf group passed the u16 boundary, and the sanitizers reported
 #          nothing from the files its patch touches; else REPORTED or
 #          FAILED. Not counted in the catch rate.
-# Prints the table and writes DETECT/table.tsv. Exit status 0.
+# Prints the table and writes DETECT/table.tsv, whole or not at all
+# (detect-modes.sh reads it): on a full disk, the one line of
+# tools/space.sh and exit status 2. Else exit status 0.
 set -u
 top=$1
 kernel=$2
@@ -34,9 +36,17 @@ here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$detect"
 corpus=$detect/corpus.tsv
 known=$detect/known-bugs.tsv
-sh "$here/tsv.sh" "$top/corpus" bug >"$corpus"
-sh "$here/tsv.sh" "$top/corpus" known-bugs >"$known"
 out=$detect/table.tsv
+tmp=$out.tmp
+# a write failed: no table, and why
+nowrite() {
+	sh "$top/tools/space.sh" full "$out" 1 || echo "detect-table: cannot write $1" >&2
+	rm -f "$tmp"
+	exit 2
+}
+sh "$here/tsv.sh" "$top/corpus" bug 2>/dev/null >"$corpus" || nowrite "$corpus"
+sh "$here/tsv.sh" "$top/corpus" known-bugs 2>/dev/null >"$known" || nowrite "$known"
+werr=0
 tab=$(printf '\t')
 
 # expected rows of a bug: name, or name-suffix for its further sites
@@ -77,7 +87,8 @@ in_patched_files() {
 		{ for (p in f) if (index($3, p) == 1) print site() }' - "$1"
 }
 
-printf 'bug\tfix\tcve\texpected\tresult\treported\tcontrol\treproducer\trunner\tbuild_s\tboot_s\n' >"$out"
+printf 'bug\tfix\tcve\texpected\tresult\treported\tcontrol\treproducer\trunner\tbuild_s\tboot_s\n' \
+	2>/dev/null >"$tmp" || werr=1
 caught=0
 total=0
 clean=0
@@ -159,8 +170,9 @@ EOF
 	boot=$(sed -n 's/^wall_s=//p' "$dir/boot.txt" 2>/dev/null)
 	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$bug" "${fix:--}" \
 		"${cve:--}" "$want" "$result" "$got" "$ctl" "$repro" "$runner" \
-		"${build:--}" "${boot:--}" >>"$out"
+		"${build:--}" "${boot:--}" 2>/dev/null >>"$tmp" || werr=1
 done
+[ $werr = 0 ] && mv "$tmp" "$out" || nowrite "$out"
 
 echo
 echo "detection corpus ($out):"

@@ -23,17 +23,30 @@
 #   TOP KERNEL PRISTINE DETECT SERIES SERIES_PATCHES FRAGMENTS BASE_ARG
 #   BASE_FILE BUGS CORPUS_BUGS WORKLOADS QEMU_OPTS KBUILD_LOCK JOBS
 #   TRIAGE JOBS_DIR HOSTS HOSTS_SSH HOSTS_WD BOOT_JOBS BOOT_TRIES
-# Optional: CORPUS (the folder of bug folders, default corpus/), RUN (the
-# name of the job run and of the jobs, default detect) and TABLE (the table
-# script, default corpus/detect-table.sh): make findings runs the same
-# pipeline over patches/findings/, whose "bug" is a fix.
+# Optional: KBUILD_MIB (the room a Kbuild run into a tree without a
+# vmlinux needs, default 512), CORPUS (the folder of bug folders, default
+# corpus/), RUN (the name of the job run and of the jobs, default detect)
+# and TABLE (the table script, default corpus/detect-table.sh): make
+# findings runs the same pipeline over patches/findings/, whose "bug" is a
+# fix.
 # Exit status 1 when a boot job failed.
+#
+# A full disk: each Kbuild run checks its room first (KBUILD_MIB, default
+# 512, or a relink's: tools/space.sh kbuild), an image's key is written
+# after its files, and the job list and times.tsv are renamed into place
+# whole; a failure on a full disk ends with the one line of tools/space.sh.
 set -u
 : "${TOP:?}" "${KERNEL:?}" "${PRISTINE:?}" "${DETECT:?}" "${SERIES:?}" "${TRIAGE:?}"
 : "${JOBS_DIR:?}" "${KBUILD_LOCK:?}" "${JOBS:=2}" "${MAKE:=make}"
 : "${CORPUS:=$TOP/corpus}" "${RUN:=detect}" "${TABLE:=$TOP/corpus/detect-table.sh}"
 tree=$DETECT/linux
 images=$DETECT/images
+space=$TOP/tools/space.sh
+# a failure: the line if the disk is full, else MESSAGE
+fail() { # DIR MESSAGE
+	sh "$space" full "$1" 16 || echo "$RUN: $2" >&2
+	exit 1
+}
 
 start=$(date +%s)
 mkdir -p "$DETECT/boots" "$images"
@@ -51,12 +64,21 @@ key_of() { echo "$base-$(cat /dev/null $(patch_of "$1") | sha256sum | cut -c1-16
 # build BUG KEY: the tree (already at series + BUG's revert) into images/BUG
 build() {
 	s=$(date +%s)
-	"$MAKE" -C "$tree" ARCH=x86_64 LLVM=1 -j"$JOBS" bzImage \
-		>"$DETECT/kbuild-$1.log" 2>&1 || { tail -40 "$DETECT/kbuild-$1.log"; exit 1; }
+	sh "$space" need "$tree" "$(sh "$space" kbuild "$tree" "${KBUILD_MIB:-512}")" || exit 1
+	if ! "$MAKE" -C "$tree" ARCH=x86_64 LLVM=1 -j"$JOBS" bzImage \
+		>"$DETECT/kbuild-$1.log" 2>&1; then
+		sh "$space" full "$tree" 16 || tail -40 "$DETECT/kbuild-$1.log"
+		exit 1
+	fi
+	# the key last: an image cut short by a full disk has none
+	rm -f "$images/$1/key"
+	sh "$space" need "$images/$1" "$(sh "$space" size "$tree/arch/x86/boot/bzImage" \
+		"$tree/vmlinux")" || exit 1
 	mkdir -p "$images/$1" &&
-		cp "$tree/arch/x86/boot/bzImage" "$tree/vmlinux" "$images/$1/" &&
-		echo $(($(date +%s) - s)) >"$images/$1/build_s" &&
-		echo "$2" >"$images/$1/key" || exit 1
+		cp "$tree/arch/x86/boot/bzImage" "$tree/vmlinux" "$images/$1/" 2>/dev/null &&
+		echo $(($(date +%s) - s)) 2>/dev/null >"$images/$1/build_s" &&
+		echo "$2" 2>/dev/null >"$images/$1/key" ||
+		{ rm -f "$images/$1/key"; fail "$images/$1" "cannot copy the $1 kernel to $images/$1"; }
 	echo "  BUILT   $1 in $(($(date +%s) - s)) s"
 }
 
@@ -90,7 +112,8 @@ built=$(date +%s)
 for bug in control $CORPUS_BUGS; do
 	[ -r "$images/$bug/build_s" ] || continue
 	printf '%s\tbuild\t%s\n' "$bug" "$(cat "$images/$bug/build_s")"
-done >"$DETECT/times.tsv"
+done 2>/dev/null >"$DETECT/times.tsv.tmp" && mv "$DETECT/times.tsv.tmp" "$DETECT/times.tsv" ||
+	fail "$DETECT" "cannot write $DETECT/times.tsv"
 
 "$MAKE" -s -C "$TOP/boot-tests" O="$DETECT/boot-tests" KMODS= \
 	KIT_WORKLOADS="$WORKLOADS" || exit 1
@@ -107,7 +130,8 @@ job() {
 	for bug in $BUGS; do
 		job "$bug" "$(awk -F'\t' 'NR == 2 { print $2 }' "$CORPUS/$bug/bug.tsv")"
 	done
-} >"$DETECT/$RUN.jobs"
+} 2>/dev/null >"$DETECT/$RUN.jobs.tmp" && mv "$DETECT/$RUN.jobs.tmp" "$DETECT/$RUN.jobs" ||
+	fail "$DETECT" "cannot write $DETECT/$RUN.jobs"
 mkdir -p "$JOBS_DIR"
 rc=0
 set -- -n "$RUN" -d "$JOBS_DIR" -K "$TOP" -T "$TRIAGE" -W "$HOSTS_WD" \

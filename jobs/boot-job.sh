@@ -27,8 +27,11 @@
 #
 # Exit status 0: the guest gave a verdict (pass, fail, oops, panic or
 # timeout: each a result). 75: a host fault, OUTDIR absent: QEMU killed by a
-# signal or unable to start, an input missing, the job itself interrupted.
-# 64: bad usage.
+# signal or unable to start, an input missing, the job itself interrupted,
+# a full disk (less than 16 MiB free before the boot, or full at any step
+# after it: a file may be cut short; the one line of tools/space.sh,
+# "boot-job NAME: host fault on HOST: no space: DIR needs N MiB, has M MiB
+# free"). 64: bad usage.
 set -u
 
 usage() {
@@ -65,7 +68,9 @@ shift $((OPTIND - 1))
 
 kit=$(cd "$(dirname "$0")/.." && pwd)
 triage=${TRIAGE:-$kit/bin/ubsan-triage}
-for f in "$kernel" "$initrd" "$kit/boot-tests/host/run-qemu.sh" "$kit/report/verdict.sh"; do
+space=$kit/tools/space.sh
+for f in "$kernel" "$initrd" "$kit/boot-tests/host/run-qemu.sh" "$kit/report/verdict.sh" \
+	"$space"; do
 	[ -r "$f" ] || host_fault "cannot read $f"
 done
 [ -x "$triage" ] || host_fault "no ubsan-triage at $triage"
@@ -76,8 +81,20 @@ parent=$(dirname "$out")
 base=$(basename "$out")
 tmp=$parent/.partial/$base
 trap 'exit 75' HUP INT TERM
+# A full disk is a host fault, in one line (run-qemu.sh's too), and the
+# scratch directory goes: nothing of this attempt is left to count.
+need=16
+KIT_SPACE_WHO="boot-job $name: host fault on $(uname -n)"
+export KIT_SPACE_WHO
+no_room() {
+	sh "$space" full "$out" $need || return 0
+	rm -rf "$tmp"
+	exit 75
+}
 # no result from an earlier attempt may outlive this one
-rm -rf "$out" "$tmp" && mkdir -p "$tmp" || host_fault "cannot write $tmp"
+rm -rf "$out" "$tmp"
+sh "$space" need "$out" $need || exit 75
+mkdir -p "$tmp" 2>/dev/null || { no_room; host_fault "cannot write $tmp"; }
 start=$(date -u +%Y-%m-%dT%H:%M:%S+00:00)
 
 # The console is judged while the guest runs: ubsan-triage --follow reads
@@ -85,7 +102,7 @@ start=$(date -u +%Y-%m-%dT%H:%M:%S+00:00)
 # waiting for the file to appear, and finishes once the runner is done and
 # has told it so. Its table must be the batch triage's of the finished log
 # (follow= in job.txt).
-"$triage" --kit "$kit" --tsv --follow "$tmp/console.log" >"$tmp/follow.tsv" \
+"$triage" --kit "$kit" --tsv --follow -o "$tmp/follow.tsv" "$tmp/console.log" \
 	2>"$tmp/live.txt" &
 fpid=$!
 trap 'kill "$fpid" 2>/dev/null; exit 75' HUP INT TERM
@@ -102,6 +119,11 @@ trap 'exit 75' HUP INT TERM
 case $rc in
 0 | 1 | 2 | 3 | 4) ;;
 10) host_fault "run-qemu.sh: bad usage or unreadable input" ;;
+11)
+	# its line said so
+	rm -rf "$tmp"
+	exit 75
+	;;
 *) host_fault "run-qemu.sh interrupted (exit $rc)" ;;
 esac
 [ -s "$tmp/boot.txt" ] && [ -s "$tmp/verdict" ] || host_fault "run-qemu.sh wrote no verdict"
@@ -128,10 +150,10 @@ fi
 # triage refuses an empty file as a log, so it reads /dev/null then.
 log=$tmp/console.log
 [ -s "$log" ] || log=/dev/null
-"$triage" --kit "$kit" --tsv "$log" >"$tmp/triage.tsv"
-[ $? -le 1 ] || host_fault "ubsan-triage --tsv failed"
-"$triage" --kit "$kit" --json "$log" >"$tmp/triage.json"
-[ $? -le 1 ] || host_fault "ubsan-triage --json failed"
+"$triage" --kit "$kit" --tsv -o "$tmp/triage.tsv" "$log"
+[ $? -le 1 ] || { no_room; host_fault "ubsan-triage --tsv failed"; }
+"$triage" --kit "$kit" --json -o "$tmp/triage.json" "$log"
+[ $? -le 1 ] || { no_room; host_fault "ubsan-triage --json failed"; }
 if cmp -s "$tmp/follow.tsv" "$tmp/triage.tsv"; then
 	follow=same
 else
@@ -158,9 +180,13 @@ fi
 	echo "kernel_sha256=$(sha256sum <"$kernel" | cut -c1-64)"
 	echo "initramfs_sha256=$(sha256sum <"$initrd" | cut -c1-64)"
 	echo "options=$*"
-} >"$tmp/job.txt"
+} >"$tmp/job.txt" 2>/dev/null || { no_room; host_fault "cannot write $tmp/job.txt"; }
+# A disk that filled on the way may have cut a file short (expect.txt,
+# live.txt): no checksums over it.
+no_room
 # shellcheck disable=SC2086 # word splitting of the file list is intended
-(cd "$tmp" && sha256sum $files >checksums) || host_fault "cannot write $tmp/checksums"
+(cd "$tmp" && sha256sum $files >checksums) 2>/dev/null ||
+	{ no_room; host_fault "cannot write $tmp/checksums"; }
 
 rm -rf "$out" && mv "$tmp" "$out" || host_fault "cannot move $tmp to $out"
 echo "$summary on $(uname -n)"

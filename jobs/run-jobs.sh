@@ -27,8 +27,13 @@
 # is); 1 when some did not (host faults after every attempt): their result
 # directories are absent, they are listed, and running the same command
 # again runs only them; 2 on bad usage or input (an unreadable file, a
-# HOSTS line that is no login, a bad line of the kit's lists): no
-# result is touched then.
+# HOSTS line that is no login, a bad line of the kit's lists: no
+# result is touched then), or a full disk
+# here: the room for the kit, the images not yet staged and 16 MiB per job
+# is checked before anything is written, and a write that fails on a full
+# disk ends the run with the one line of tools/space.sh ("kit: no space:
+# DIR needs N MiB, has M MiB free"); the results of a job that a full disk
+# cut short never count (boot-job.sh).
 set -u
 
 usage() {
@@ -39,6 +44,18 @@ usage() {
 die() {
 	echo "run-jobs: $*" >&2
 	exit 2
+}
+
+# a write failed: the line if the disk is full, else MESSAGE; then the
+# scratch PATHs go (the disk is judged before they free their room)
+wdie() { # DIR MESSAGE [PATH...]
+	sh "$space" full "$1" 16
+	full=$?
+	w=$2
+	shift 2
+	rm -rf "$@"
+	[ $full = 0 ] && exit 2
+	die "$w"
 }
 
 run='' dir='' kit='' triage='' hosts='' ssh=ssh wd=int-sanitizer-kit
@@ -73,17 +90,20 @@ fi
 "$triage" --kit "$kit" --check-lists || exit 2
 command -v parallel >/dev/null || die "GNU parallel is not installed (make deps)"
 kit=$(cd "$kit" && pwd)
-mkdir -p "$dir" || die "cannot create $dir"
+space=$kit/tools/space.sh
+[ -r "$space" ] || die "no tools/space.sh in $kit"
+sh "$space" need "$dir" 16 || exit 2
+mkdir -p "$dir" 2>/dev/null || wdie "$dir" "cannot create $dir"
 dir=$(cd "$dir" && pwd)
 ship=$dir/$wd
 rundir=$ship/runs/$run
-mkdir -p "$ship/img" "$ship/kit" "$ship/runs" || die "cannot write $ship"
+mkdir -p "$ship/img" "$ship/kit" "$ship/runs" 2>/dev/null || wdie "$ship" "cannot write $ship"
 tab=$(printf '\t')
 t0=$(date +%s)
 
 # The kit's part of a job, in a directory named by its content.
 kit_files="jobs/boot-job.sh boot-tests/host/run-qemu.sh report/verdict.sh
-report/u16-boundary.sh annotations/sites.tsv annotations/rules.tsv"
+report/u16-boundary.sh annotations/sites.tsv annotations/rules.tsv tools/space.sh"
 kit_files="$kit_files $(cd "$kit" && ls sanitizer-ignorelist/*.scl corpus/*/known-bugs.tsv)"
 # shellcheck disable=SC2086 # lists of file names
 khash=$({ (cd "$kit" && sha256sum $kit_files) && sha256sum <"$triage"; } |
@@ -92,18 +112,25 @@ if [ ! -d "$ship/kit/$khash" ]; then
 	t=$ship/kit/.tmp.$$
 	rm -rf "$t"
 	for f in $kit_files; do
-		mkdir -p "$t/$(dirname "$f")" && cp "$kit/$f" "$t/$f" || die "cannot copy $f"
+		mkdir -p "$t/$(dirname "$f")" 2>/dev/null && cp "$kit/$f" "$t/$f" 2>/dev/null ||
+			wdie "$ship" "cannot copy $f" "$t"
 	done
-	mkdir -p "$t/bin" && cp "$triage" "$t/bin/ubsan-triage" &&
-		mv "$t" "$ship/kit/$khash" || die "cannot stage the kit"
+	mkdir -p "$t/bin" && cp "$triage" "$t/bin/ubsan-triage" 2>/dev/null &&
+		mv "$t" "$ship/kit/$khash" || wdie "$ship" "cannot stage the kit" "$t"
 fi
 
 # Kernels and initramfs, by content: a host that has one never gets it again.
-# A copy, not a link: Kbuild rewrites bzImage in place.
+# A copy, not a link: Kbuild rewrites bzImage in place. Status 3: no room
+# for it (the line is said).
 image() {
 	h=$(sha256sum <"$1" | cut -c1-64) || return 1
 	if [ ! -e "$ship/img/$h" ]; then
-		cp --reflink=auto "$1" "$ship/img/.$h.$$" || return 1
+		sh "$space" need "$ship/img" "$(sh "$space" size -L "$1")" || return 3
+		if ! cp --reflink=auto "$1" "$ship/img/.$h.$$" 2>/dev/null; then
+			sh "$space" full "$ship/img" 16 && st=3 || st=1
+			rm -f "$ship/img/.$h.$$"
+			return "$st"
+		fi
 		mv "$ship/img/.$h.$$" "$ship/img/$h" || return 1
 	fi
 	echo "$h"
@@ -125,7 +152,12 @@ while IFS=$tab read -r name outdir kernel initrd vmlinux build expect workloads 
 	for f in "$kernel" "$initrd"; do
 		[ -r "$f" ] || die "$list: job $name: cannot read $f"
 	done
-	k=$(image "$kernel") && i=$(image "$initrd") || die "cannot stage $kernel, $initrd"
+	k=$(image "$kernel") && i=$(image "$initrd")
+	case $? in
+	0) ;;
+	3) exit 2 ;;
+	*) die "cannot stage $kernel, $initrd" ;;
+	esac
 	printf '%s\n' "-o runs/$run/out/$name -k img/$k -i img/$i -n $name -w $workloads -e $expect -b $build -- -c kvm-probe $options" \
 		>"$new/body.$name"
 	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$outdir" "$vmlinux" "$build" "$k" "$i" "$workloads" \
@@ -141,6 +173,10 @@ key=$( (echo "$khash" && cd "$new" && cat jobs.tsv && for name in $(cat names); 
 for name in $(cat "$new/names"); do
 	echo "-r $key $(cat "$new/body.$name")" >"$new/spec/$name" && rm "$new/body.$name"
 done
+# the specs are whole (a full disk cut none short), and the results have
+# room: 16 MiB a job
+sh "$space" full "$new" 16 && exit 2
+sh "$space" need "$ship/runs" $((16 * n)) || exit 2
 
 # Resume only an interrupted run of the same jobs; else start afresh, and
 # take away the results that the new run replaces.
@@ -218,21 +254,26 @@ valid() {
 		(cd "$1" && sha256sum -c --quiet checksums >/dev/null 2>&1)
 }
 seq=0 ndone=0 notrun='' boot_s=0 job_s=0
-: >"$rundir/boots.tsv"
+: >"$rundir/boots.tsv.tmp"
 while IFS=$tab read -r name outdir vmlinux build k i workloads; do
 	seq=$((seq + 1))
 	staged=$ship/runs/$run/out/$name
 	state="done"
 	if valid "$staged"; then
+		# symbolized beside the job's own triage.json, which stays as
+		# it is (and the results valid) if this cannot be written
 		if [ "$vmlinux" != - ] && [ -r "$vmlinux" ]; then
 			# an empty console (boot-job.sh) is read as /dev/null
 			log=$staged/console.log
 			[ -s "$log" ] || log=/dev/null
-			"$triage" --kit "$kit" --vmlinux "$vmlinux" --json "$log" \
-				>"$staged/triage.json"
+			"$triage" --kit "$kit" --vmlinux "$vmlinux" --json \
+				-o "$staged/triage.json.sym" "$log"
+			[ $? -le 1 ] && mv "$staged/triage.json.sym" "$staged/triage.json" ||
+				die "$name: cannot symbolize its triage.json; its results stay in $staged for the next run"
 			# shellcheck disable=SC2046 # the file names, one word each
 			(cd "$staged" && sha256sum $(awk '{ print $2 }' checksums) >checksums.new &&
-				mv checksums.new checksums)
+				mv checksums.new checksums) 2>/dev/null ||
+				wdie "$staged" "$name: cannot write its checksums"
 		fi
 		rm -rf "$outdir" && mkdir -p "$(dirname "$outdir")" && mv "$staged" "$outdir" ||
 			die "cannot move $staged to $outdir"
@@ -261,8 +302,10 @@ while IFS=$tab read -r name outdir vmlinux build k i workloads; do
 		printf '  %-24s NOT RUN (host faults on every attempt; see above)\n' "$name"
 	fi
 	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$outdir" "$build" "$k" "$workloads" "$state" "$key" \
-		>>"$rundir/boots.tsv"
+		>>"$rundir/boots.tsv.tmp" || wdie "$rundir" "cannot write $rundir/boots.tsv"
 done <"$rundir/jobs.tsv"
+# whole or not at all: make kcidb reads it
+mv "$rundir/boots.tsv.tmp" "$rundir/boots.tsv" || die "cannot write $rundir/boots.tsv"
 
 wall=$(($(date +%s) - t0))
 echo "run-jobs: $run: $ndone of $n done in $wall s; boots $boot_s s, jobs $job_s s in all (joblog $rundir/joblog)"

@@ -19,7 +19,14 @@
 # only when it is complete and differs, so a failure leaves the previous
 # .config as it was and an unchanged result rebuilds nothing. The caller's
 # PATH must find LLVM 19's clang and ld.lld first (the Makefile sees to it).
+#
+# A full disk: configure needs 16 MiB in TREE (tiny wrote 1.7 MiB:
+# scripts/kconfig/, include/config/, include/generated/), checked first;
+# a run that fails on a full disk ends with one line naming TREE
+# (tools/space.sh) and leaves .config as it was.
 set -eu
+space=$(cd "$(dirname "$0")/.." && pwd)/tools/space.sh
+need=16
 
 die() {
 	echo "configure: $*" >&2
@@ -62,6 +69,15 @@ for frag in "$@"; do
 	[ -r "$frag" ] || die "fragment $frag: cannot read it"
 done
 new=.kit-config.new
+sh "$space" need "$tree" $need || exit 1
+# a failure on a full disk: the scratch file goes, and the line says why
+on_exit() {
+	st=$?
+	[ $st -eq 0 ] && return
+	sh "$space" full "$tree" $need || :
+	rm -f "$tree/$new"
+}
+trap on_exit EXIT
 kmake() {
 	make -s -C "$tree" ARCH=x86_64 LLVM=1 KCONFIG_CONFIG=$new "$@"
 }

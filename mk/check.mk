@@ -6,15 +6,15 @@
 CHECK_DIR := $(BUILD_DIR)/check
 CHECK_RUN = sh $(TOP)/tools/check-run.sh run $(CHECK_DIR) $(1)
 # the longest first: make -j starts them in this order
-CHECKS := tools runner ignores shell format lock inputs docs corpus series
+CHECKS := tools runner disk ignores shell format lock inputs docs corpus series
 # the kernel tree's .clang-format: the unpacked 6.1 tarball's, if any
 CLANG_FORMAT_STYLE ?= $(BUILD_DIR)/src/linux-source-6.1/.clang-format
 PEER_LOGS ?= $(abspath $(TOP)/../shared/peer-logs)
 .PHONY: $(addprefix check-,$(CHECKS)) check-run test-runner
 
 ## check           the tests that need no kernel, KTAP: tools, runner selftest, shellcheck,
-##                 clang-format, the lock, bad inputs, docs, corpus and series
-##                 (build/check/NAME.log)
+##                 clang-format, a full disk, the lock, bad inputs, docs, corpus and
+##                 series (build/check/NAME.log)
 check: tools
 	@$(MAKE) -s -j$(JOBS) check-run
 	@sh $(TOP)/tools/check-run.sh summary $(CHECK_DIR) $(CHECKS)
@@ -25,6 +25,12 @@ check-run: $(addprefix check-,$(CHECKS))
 check-tools: tools
 	@$(call CHECK_RUN,tools) $(MAKE) -s -C $(TOP)/tools O=$(BUILD_DIR)/tools \
 		PEER_LOGS=$(PEER_LOGS) test
+
+## check-disk      a full disk: each stage that needs no kernel, on a 64 MiB tmpfs it mounts
+##                 (root; else a SKIP), fails with one line and leaves nothing half written
+check-disk: tools
+	@$(call CHECK_RUN,disk) env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS \
+		sh $(TOP)/tools/tests/disk-test.sh $(TOP) $(CHECK_DIR)/disk $(TRIAGE)
 
 ## check-ignores   syzkaller/test-ignores.sh: the syz-manager ignores of the triage's logs
 check-ignores: tools

@@ -41,7 +41,7 @@ DETECT_SH = TOP=$(TOP) KERNEL=$(KERNEL) PRISTINE=$(PRISTINE) DETECT=$(1) \
 	FRAGMENTS='$(strip $(5))' BASE_ARG=$(BASE_ARG) BASE_FILE='$(BASE_FILE)' \
 	BUGS='$(strip $(6))' CORPUS_BUGS='$(strip $(7))' WORKLOADS='$(strip $(8))' \
 	QEMU_OPTS="$(strip $(DETECT_QEMU_OPTS))" \
-	KBUILD_LOCK=$(KBUILD_LOCK) JOBS=$(JOBS) MAKE='$(MAKE)' TRIAGE=$(TRIAGE) \
+	KBUILD_LOCK=$(KBUILD_LOCK) KBUILD_MIB=$(KBUILD_MIB) JOBS=$(JOBS) MAKE='$(MAKE)' TRIAGE=$(TRIAGE) \
 	JOBS_DIR=$(JOBS_DIR) HOSTS='$(if $(HOSTS),$(abspath $(HOSTS)))' HOSTS_SSH='$(HOSTS_SSH)' \
 	HOSTS_WD=$(HOSTS_WD) BOOT_JOBS=$(BOOT_JOBS) BOOT_TRIES=$(BOOT_TRIES) \
 	sh $(TOP)/corpus/detect.sh
@@ -53,8 +53,10 @@ $(eval $(call tree_rules,$(DETECT_TREE),$(SERIES),$(SERIES_PATCHES),$(DETECT_FRA
 ## corpus-tables   the corpus's aggregate tables: build/corpus/{corpus,known-bugs}.tsv
 corpus-tables:
 	@mkdir -p $(BUILD_DIR)/corpus
-	@sh $(TOP)/corpus/tsv.sh $(TOP)/corpus bug >$(BUILD_DIR)/corpus/corpus.tsv
-	@sh $(TOP)/corpus/tsv.sh $(TOP)/corpus known-bugs >$(BUILD_DIR)/corpus/known-bugs.tsv
+	@for t in bug:corpus known-bugs:known-bugs; do f=$(BUILD_DIR)/corpus/$${t#*:}.tsv; \
+		sh $(TOP)/corpus/tsv.sh $(TOP)/corpus $${t%%:*} 2>/dev/null >$$f.tmp && mv $$f.tmp $$f || \
+		{ $(SPACE) full $$f 1 || echo "corpus-tables: cannot write $$f"; rm -f $$f.tmp; exit 1; }; \
+	done
 	@echo "corpus-tables: $(BUILD_DIR)/corpus/corpus.tsv, known-bugs.tsv"
 
 ## detect          re-introduce each corpus bug, boot its reproducer, table of catches (HOSTS=FILE: boots over ssh)

@@ -6,7 +6,9 @@ IGNORELISTS := $(sort $(wildcard $(TOP)/sanitizer-ignorelist/*.scl))
 # The patch that adds <linux/wrapping.h>: its wrap_ types become type:
 # entries of the list when the compiler takes them (Clang 20 and later).
 WRAPPING_PATCH := $(wildcard $(PATCHES)/0008-include-linux-Add-wrapping-types-*.patch)
-# The lists are concatenated into one file, rewritten only when it changes.
+# The lists are concatenated into one file, rewritten only when it changes
+# (and only when it was written whole: a list cut short by a full disk
+# would leave sites unignored).
 # Kbuild cannot track its content (fixdep takes Clang's first dependency,
 # the list, for the source file), so CONFIG_UBSAN_INTEGER_IGNORELIST names a
 # copy whose file name carries the content's hash: an edit changes the
@@ -31,9 +33,9 @@ FRAGMENTS := $(GUEST_FRAGMENTS) \
 $(IGNORELIST): $(IGNORELISTS) FORCE | tools
 	@mkdir -p $(BUILD_DIR)
 	@$(call CHECK_SCL,$(IGNORELISTS))
-	@{ cat /dev/null $(IGNORELISTS); \
+	@{ cat /dev/null $(IGNORELISTS) && \
 		sh $(TOP)/sanitizer-ignorelist/gen-type-entries.sh $(LLVM_BIN)/clang \
-			$(WRAPPING_PATCH); } >$@.tmp
+			$(WRAPPING_PATCH); } >$@.tmp || { $(SPACE) full $@ 1; rm -f $@.tmp; exit 1; }
 	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; echo "  LIST    $@"; fi
 
 # TRAP and SANITIZERS pick the fragments: a change of either reconfigures.
@@ -58,8 +60,10 @@ $(OUT)/unsigned-wrap.config: FORCE
 	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
 
 $(BUILD_DIR)/ignorelist.config: $(IGNORELIST)
-	@h=$$(sha256sum <$< | cut -c1-12); mkdir -p $(BUILD_DIR)/ignorelist; \
-	cp $< $(BUILD_DIR)/ignorelist/integer-$$h.scl; \
+	@h=$$(sha256sum <$< | cut -c1-12); mkdir -p $(BUILD_DIR)/ignorelist && \
+	cp $< $(BUILD_DIR)/ignorelist/integer-$$h.scl.tmp && \
+	mv $(BUILD_DIR)/ignorelist/integer-$$h.scl.tmp $(BUILD_DIR)/ignorelist/integer-$$h.scl || \
+		{ $(SPACE) full $@ 1; rm -f $(BUILD_DIR)/ignorelist/integer-$$h.scl.tmp; exit 1; }; \
 	echo "CONFIG_UBSAN_INTEGER_IGNORELIST=\"$(BUILD_DIR)/ignorelist/integer-$$h.scl\"" >$@.tmp; \
 	if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
 
@@ -92,14 +96,18 @@ variants: $(VARIANT_IMAGES)
 # A variant is a copy of the main tree, objects included, with one more
 # patch (corpus/BUG/KERNEL.patch): Kbuild then rebuilds only what that
 # patch touches. The files that the patch touches are kept out of the copy
-# and managed by apply-series.sh.
+# and managed by apply-series.sh. The room for the copy is checked first
+# (the main tree's size, or a relink's when the variant was built before);
+# if the copy or the build fails, make removes the variant's bzImage
+# (.DELETE_ON_ERROR), which rsync may have brought from the main tree.
 $(OUT)/variants/%/arch/x86/boot/bzImage: $(TOP)/corpus/%/$(KERNEL).patch \
 		$(TREE)/vmlinux
 	@echo "  VARIANT $*"
 	@mkdir -p $(OUT)/variants/$*
 	@sed -n 's|^+++ b/\([^[:space:]]*\).*|/\1|p' $< >$(OUT)/variants/.$*.exclude
-	@sh $(TOP)/patches/copy-tree.sh $(TREE) $(OUT)/variants/$* $(OUT)/variants/$* \
-		$(OUT)/variants/.$*.exclude
+	@need=$$($(SPACE) kbuild $(OUT)/variants/$* $$($(SPACE) size $(TREE))) && \
+	$(SPACE) run -q $(OUT)/variants/$* $$need sh $(TOP)/patches/copy-tree.sh \
+		$(TREE) $(OUT)/variants/$* $(OUT)/variants/$* $(OUT)/variants/.$*.exclude
 	@# The copy is the kit's, never edited by hand: its series files come
 	@# from the main tree, so the hand-edit manifest does not apply.
 	@rm -f $(OUT)/variants/$*/.kit-patches/manifest

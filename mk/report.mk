@@ -6,8 +6,9 @@ verdict: tools
 	@pass=0; fail=0; \
 	for b in fixed:$(TREE):fixed $(foreach v,$(REGRESSIONS),$(v):$(OUT)/variants/$(v):caught); do \
 		name=$${b%%:*}; rest=$${b#*:}; tree=$${rest%%:*}; expect=$${rest#*:}; \
-		$(call TRIAGE_BOOT,$$name,$$tree); \
-		if $(TOP)/report/verdict.sh $(OUT)/boots/$$name $$expect; then pass=$$((pass + 1)); \
+		if ! { $(call TRIAGE_BOOT,$$name,$$tree); }; then \
+			echo "verdict $$name: FAIL (no triage: see above)"; fail=$$((fail + 1)); \
+		elif $(TOP)/report/verdict.sh $(OUT)/boots/$$name $$expect; then pass=$$((pass + 1)); \
 		else fail=$$((fail + 1)); fi; \
 	done; echo "verdicts: $$pass passed, $$fail failed"; [ $$fail -eq 0 ]
 
@@ -47,11 +48,16 @@ noise: tools boot boot-variants $(RAW)/linux/vmlinux
 	@$(call RUN_JOBS,noise,$(JOBS_DIR)/noise.jobs)
 	@$(call TRIAGE_BOOT,raw,$(RAW)/linux)
 	@$(call TRIAGE_BOOT,fixed,$(TREE))
-	@$(foreach v,$(REGRESSIONS),$(call TRIAGE_BOOT,$(v),$(OUT)/variants/$(v));)
+	@$(foreach v,$(REGRESSIONS),$(call TRIAGE_BOOT,$(v),$(OUT)/variants/$(v)) &&) true
+	@# noise.txt is renamed into place when noise.sh could write it whole
 	@NOISE_FUZZ_TSV='$(wildcard $(BUILD_DIR)/$(BASE_NAME)$(KV_NAME)-syz/fuzz/triage.tsv)' \
 		sh $(TOP)/report/noise.sh $(BASE_NAME) $(OUT)/boots/raw \
 		$(OUT)/boots/fixed $(RAW)/linux/vmlinux $(TREE)/vmlinux \
-		$(addprefix $(OUT)/boots/,$(REGRESSIONS)) | tee $(OUT)/noise.txt
+		$(addprefix $(OUT)/boots/,$(REGRESSIONS)) >$(OUT)/noise.txt.tmp; st=$$?; \
+	cat $(OUT)/noise.txt.tmp; \
+	if [ $$st -ne 0 ] && $(SPACE) full $(OUT)/noise.txt 1; then \
+		rm -f $(OUT)/noise.txt.tmp; exit 1; fi; \
+	mv $(OUT)/noise.txt.tmp $(OUT)/noise.txt; exit $$st
 
 ## fp-rate         make noise on the tiny base
 fp-rate:

@@ -16,29 +16,45 @@ SERIES_PATCHES := $(call series_patches,$(SERIES))
 # a corpus bug's revert for this kernel
 bug_patch = $(TOP)/corpus/$(1)/$(KERNEL).patch
 
+# Unpacked under a scratch name and renamed when whole: a full disk (or
+# an interrupt) leaves no tree with a Makefile that later stages would take
+# for the tarball's. The room is checked first (its tar size in xz's index,
+# plus an eighth for the blocks), and a disk that fills anyway is named in
+# one line instead of tar's error for every file it could not write.
 $(PRISTINE)/Makefile: | $(BUILD_DIR)/.deps-stamp
 	@echo "  UNPACK  $(TARBALL)"
-	@rm -rf $(PRISTINE) && mkdir -p $(PRISTINE)
-	@tar -C $(PRISTINE) --strip-components=1 -xf $(TARBALL)
+	@rm -rf $(PRISTINE) $(PRISTINE).tmp && need=$$($(SPACE) unpacked $(TARBALL)) && \
+	$(SPACE) run -q $(PRISTINE) $$need sh -c 'mkdir -p "$$1" && \
+		exec tar -C "$$1" --strip-components=1 -xf "$$2"' - $(PRISTINE).tmp $(TARBALL) || \
+		{ rm -rf $(PRISTINE).tmp; exit 1; }
+	@mv $(PRISTINE).tmp $(PRISTINE)
 	@v=$$(make -s -C $(PRISTINE) kernelversion); echo "  VERSION $$v"; \
 	[ "$$v" = $(KERNEL_VERSION_$(KERNEL)) ] || \
 		echo "warning: the series was made for $(KERNEL_VERSION_$(KERNEL)), not $$v"
 
 # The steps, as shell for recipes:
 # $(call TREE_COPY,DIR[,TWIN]) copies the unpacked tarball to DIR, or TWIN,
-# objects included, when TWIN has a vmlinux (patches/copy-tree.sh).
+# objects included, when TWIN has a vmlinux (patches/copy-tree.sh), into
+# DIR.tmp renamed when whole, after checking the room for it (the size of
+# what is copied); a copy cut short by a full disk is removed.
 TREE_COPY = rm -rf $(1).tmp; \
 	if [ -n '$(strip $(2))' ] && [ -s '$(strip $(2))/vmlinux' ]; then \
 		echo "  COPY    $(1), objects included, from $(strip $(2))"; \
-		sh $(TOP)/patches/copy-tree.sh $(strip $(2)) $(1).tmp $(1); \
-	else echo "  COPY    $(1)"; cp -a $(PRISTINE) $(1).tmp; fi && mv $(1).tmp $(1)
+		need=$$($(SPACE) size $(strip $(2))) && $(SPACE) run -q $(1) $$need \
+			sh $(TOP)/patches/copy-tree.sh $(strip $(2)) $(1).tmp $(1); \
+	else echo "  COPY    $(1)"; need=$$($(SPACE) size $(PRISTINE)) && \
+		$(SPACE) run -q $(1) $$need cp -a $(PRISTINE) $(1).tmp; fi && \
+	mv $(1).tmp $(1) || { rm -rf $(1).tmp; exit 1; }
 # $(call TREE_SERIES,DIR,SERIES,LOG[,EXTRA_PATCH...]): DIR = series (+ patches)
 TREE_SERIES = $(TOP)/patches/apply-series.sh $(PRISTINE) $(1) $(2) $(4) >$(3) || \
 	{ cat $(3); exit 1; }
 # $(call TREE_CONFIG,DIR,FRAGMENTS)
 TREE_CONFIG = $(TOP)/kconfig/configure.sh $(1) $(BASE_ARG) $(2)
-# $(call KMAKE,DIR) TARGETS...: Kbuild under the lock
-KMAKE = mkdir -p $(BUILD_DIR) && flock $(KBUILD_LOCK) $(MAKE) -C $(1) ARCH=x86_64 LLVM=1 -j$(JOBS)
+# $(call KMAKE,DIR) TARGETS...: Kbuild under the lock, once the room for
+# it is there (KBUILD_MIB, or a relink's for a built tree: tools/space.sh
+# kbuild); a disk that fills during the build is named after Kbuild's error
+KMAKE = mkdir -p $(BUILD_DIR) && flock $(KBUILD_LOCK) $(SPACE) run $(1) \
+	$$($(SPACE) kbuild $(1) $(KBUILD_MIB)) $(MAKE) -C $(1) ARCH=x86_64 LLVM=1 -j$(JOBS)
 
 # $(call tree_rules,DIR,SERIES,SERIES_DEPS,FRAGMENTS,CONFIG_DEPS,LOG,BEFORE_COPY,TWIN)
 # DIR/Makefile        the copy (BEFORE_COPY: a shell command run first)

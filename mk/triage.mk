@@ -8,11 +8,14 @@ tools: $(BUILD_DIR)/.deps-stamp
 
 # triage.tsv for sh, triage.json for machines; "new" sites do not fail here.
 # Both are symbolized: an early-boot report with no reliable frame is named
-# after the frame that passes through its site.
-TRIAGE_BOOT = $(TRIAGE) --kit $(TOP) --vmlinux $(2)/vmlinux --tsv \
-		$(OUT)/boots/$(1)/console.log >$(OUT)/boots/$(1)/triage.tsv; \
-	$(TRIAGE) --kit $(TOP) --vmlinux $(2)/vmlinux --json \
-		$(OUT)/boots/$(1)/console.log >$(OUT)/boots/$(1)/triage.json; true
+# after the frame that passes through its site. Each is written whole or
+# not at all (--output: a full disk leaves no triage.tsv that verdict.sh
+# would read as a boot without reports); its status is 0, or 1 with the
+# reason on stderr.
+TRIAGE_BOOT = { $(TRIAGE) --kit $(TOP) --vmlinux $(2)/vmlinux --tsv \
+		-o $(OUT)/boots/$(1)/triage.tsv $(OUT)/boots/$(1)/console.log; [ $$? -le 1 ]; } && \
+	{ $(TRIAGE) --kit $(TOP) --vmlinux $(2)/vmlinux --json \
+		-o $(OUT)/boots/$(1)/triage.json $(OUT)/boots/$(1)/console.log; [ $$? -le 1 ]; }
 
 ## triage          triage the fixed kernel's boot log
 triage: tools

@@ -11,7 +11,13 @@
 # A patch that is already in the tree (it comes out cleanly in reverse) is
 # reported and skipped; a patch that applies neither way stops the run with
 # its failed hunks. Patches must apply exactly (no fuzz).
+#
+# A full disk: the room for the staged files is checked before the tree is
+# written (tools/space.sh), each file of the tree is replaced whole (a
+# scratch name renamed over it) and so is the manifest, so that no source
+# file is left cut short.
 set -eu
+space=$(cd "$(dirname "$0")/.." && pwd)/tools/space.sh
 
 die() {
 	echo "apply-series: $*" >&2
@@ -91,14 +97,27 @@ for p in $patches; do
 	fi
 done
 
+# A file of the tree, replaced whole or not at all.
+need=1
+put() { # SRC DEST
+	if ! cp "$1" "$2.kit-new" 2>/dev/null || ! mv "$2.kit-new" "$2"; then
+		# the disk is judged before the scratch file goes
+		sh "$space" full "$tree" "$need" || echo "apply-series: cannot write $2" >&2
+		rm -f "$2.kit-new"
+		exit 1
+	fi
+}
+
 # Copy what differs; restore files that the series no longer touches.
+need=$(sh "$space" size "$scratch/stage")
+sh "$space" need "$tree" "$need" || exit 1
 mkdir -p "$state"
 : >"$scratch/manifest"
 while read -r f; do
 	if [ -f "$scratch/stage/$f" ]; then
 		if ! cmp -s "$scratch/stage/$f" "$tree/$f"; then
 			mkdir -p "$tree/$(dirname "$f")"
-			cp "$scratch/stage/$f" "$tree/$f"
+			put "$scratch/stage/$f" "$tree/$f"
 			echo "  UPDATE  $f"
 		fi
 		(cd "$tree" && sha256sum "$f") >>"$scratch/manifest"
@@ -107,4 +126,4 @@ while read -r f; do
 		echo "  REMOVE  $f"
 	fi
 done <"$scratch/files"
-mv "$scratch/manifest" "$state/manifest"
+put "$scratch/manifest" "$state/manifest"

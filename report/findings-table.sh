@@ -11,14 +11,17 @@
 #
 # usage: findings-table.sh TOP KERNEL DIR NAME...
 #   DIR  the findings build folder: boots/{control,NAME}/{console.log,triage.tsv}
-# Prints the table and writes DIR/table.tsv. Exit status 1 if a finding
-# is not confirmed.
+# Prints the table and writes DIR/table.tsv, whole or not at all (a full
+# disk: the one line of tools/space.sh, exit status 2). Exit status 1 if a
+# finding is not confirmed.
 set -u
 top=$1
 kernel=$2
 dir=$3
 shift 3
 out=$dir/table.tsv
+tmp=$out.tmp
+werr=0
 
 # KTAP result of a workload in a console log: ok, not-ok, or none
 result() { # log workload
@@ -35,7 +38,7 @@ reported() { # triage.tsv name
 }
 
 rc=0
-printf 'finding\tkernel\tunfixed\tfixed\tverdict\n' >"$out"
+printf 'finding\tkernel\tunfixed\tfixed\tverdict\n' 2>/dev/null >"$tmp" || werr=1
 printf '%-16s %-8s %-24s %-24s %s\n' finding kernel "without the fix" "with the fix" verdict
 for name; do
 	w=$(awk -F'\t' 'NR == 2 { print $2 }' "$top/patches/findings/$name/bug.tsv")
@@ -49,7 +52,12 @@ for name; do
 		v="NOT CONFIRMED"
 		rc=1
 	fi
-	printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$kernel" "$u" "$f" "$v" >>"$out"
+	printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$kernel" "$u" "$f" "$v" 2>/dev/null >>"$tmp" || werr=1
 	printf '%-16s %-8s %-24s %-24s %s\n' "$name" "$kernel" "$u" "$f" "$v"
 done
+if [ $werr = 1 ] || ! mv "$tmp" "$out"; then
+	sh "$top/tools/space.sh" full "$out" 1 || echo "findings-table: cannot write $out" >&2
+	rm -f "$tmp"
+	exit 2
+fi
 exit $rc

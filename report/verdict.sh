@@ -38,6 +38,15 @@ good() {
 	echo "  ok    $*"
 }
 
+# A boot without its triage is not a boot without reports: the kit writes
+# triage.tsv whole or not at all (ubsan-triage --output), so a missing one
+# is a triage that failed (a full disk), never an empty table.
+if [ ! -r "$tsv" ]; then
+	bad "no triage: $tsv is missing"
+	echo "verdict $name: FAIL ($expect)"
+	exit 1
+fi
+
 # Columns: class kind site function count title detail.
 sites_in() {
 	awk -F'\t' -v p="$1" 'index($3, p) == 1' "$tsv"

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "triage/triage.h"
@@ -93,6 +94,8 @@ static void usage(FILE *f)
 	      "  --json              one JSON document\n"
 	      "  --tsv               class kind site function count title "
 	      "detail\n"
+	      "  -o, --output FILE   write FILE whole or not at all (a scratch name\n"
+	      "                      renamed over it), after checking the space\n"
 	      "  --fp-rate           sites per class and the false-positive "
 	      "rate\n"
 	      "  --kcidb CHECKOUT    one KCIDB v5 document; the arguments are "
@@ -343,6 +346,137 @@ static int collect_paths(struct run *run, const struct syzdirs *z, int syz,
 	return 0;
 }
 
+/* The room on PATH's filesystem, in bytes; -1 if unknown. */
+static long long space_for(const char *path)
+{
+	char dir[4096];
+	struct statvfs vfs;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	if (statvfs(dirname(dir), &vfs))
+		return -1;
+	return (long long)vfs.f_bavail * (long long)vfs.f_frsize;
+}
+
+/* The kit's line for a full disk (tools/space.sh), in KiB. */
+static int no_space(const char *path, size_t len, long long avail)
+{
+	fprintf(stderr,
+		"ubsan-triage: no space: %s needs %zu KiB, has %lld KiB free\n",
+		path, (len + 1023) / 1024, avail < 0 ? 0 : avail / 1024);
+	return 2;
+}
+
+/*
+ * --output FILE: the whole output, held in memory, is written to a scratch
+ * name beside FILE and renamed over it once complete, so that a full disk
+ * leaves FILE as it was, never cut short. Its size being known, the room
+ * for it is checked first (KIT_SPACE_PRECHECK=0: not checked, as in
+ * tools/space.sh). Returns 0, or 2 with one line on stderr.
+ */
+static int save_output(const char *path, const char *buf, size_t len)
+{
+	const char *pre = getenv("KIT_SPACE_PRECHECK");
+	long long avail = space_for(path);
+	char tmp[4096 + 32];
+	size_t done = 0;
+	ssize_t n;
+	int fd, err = 0;
+
+	if (avail >= 0 && (long long)len > avail && !(pre && !strcmp(pre, "0")))
+		return no_space(path, len, avail);
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (fd < 0) {
+		err = errno;
+		goto fail;
+	}
+	while (done < len) {
+		n = write(fd, buf + done, len - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			err = errno;
+			break;
+		}
+		done += (size_t)n;
+	}
+	if (close(fd) && !err)
+		err = errno;
+	if (!err && rename(tmp, path))
+		err = errno;
+	if (!err)
+		return 0;
+	unlink(tmp);
+fail:
+	if (err == ENOSPC || err == EDQUOT)
+		return no_space(path, len, space_for(path));
+	fprintf(stderr, "ubsan-triage: %s: %s\n", path, strerror(err));
+	return 2;
+}
+
+/*
+ * The output on stdout is complete: else one line naming the file it is
+ * redirected to (or "standard output") and the error. Returns 0 or 2.
+ */
+static int stdout_done(void)
+{
+	char name[4096] = "standard output";
+	int err = fflush(stdout) ? errno : 0;
+	ssize_t n;
+
+	if (!err && !ferror(stdout))
+		return 0;
+	n = readlink("/proc/self/fd/1", name, sizeof(name) - 1);
+	if (n > 0 && name[0] == '/')
+		name[n] = 0;
+	else
+		strcpy(name, "standard output");
+	fprintf(stderr, "ubsan-triage: %s: %s\n", name,
+		err ? strerror(err) : "write error");
+	return 2;
+}
+
+/* Where the output goes (stdout, or memory for --output), and its end. */
+struct sink {
+	const char *path;
+	char *buf;
+	size_t len;
+	FILE *f;
+};
+
+static int sink_open(struct sink *s)
+{
+	s->f = s->path ? open_memstream(&s->buf, &s->len) : stdout;
+	if (!s->f)
+		fputs("ubsan-triage: out of memory\n", stderr);
+	return s->f ? 0 : -1;
+}
+
+/*
+ * The end of a run whose status so far is ERR (nonzero: an error): stdout
+ * checked, or --output's FILE written; a run with an error, or whose file
+ * could not be written, leaves no FILE (not even an earlier one). Returns
+ * 0, or 2 with one line on stderr.
+ */
+static int sink_end(struct sink *s, int err)
+{
+	int ret = 0;
+
+	if (!s->path)
+		return stdout_done();
+	if (fclose(s->f)) {
+		fputs("ubsan-triage: out of memory\n", stderr);
+		ret = 2;
+	} else if (!err) {
+		ret = save_output(s->path, s->buf, s->len);
+	}
+	free(s->buf);
+	if (err || ret)
+		unlink(s->path);
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -367,6 +501,7 @@ int main(int argc, char **argv)
 		{ "findings", required_argument, NULL, 'R' },
 		{ "tree", required_argument, NULL, 'T' },
 		{ "check-lists", no_argument, NULL, 'L' },
+		{ "output", required_argument, NULL, 'o' },
 		{ "redundant-rows", no_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -378,6 +513,7 @@ int main(int argc, char **argv)
 	const char *vmlinux = NULL, *checkout = NULL, *census = NULL;
 	char srcbuf[4096];
 	struct trees trees = { 0 };
+	struct sink sink = { 0 };
 	int findings_json = 0, check_lists = 0;
 	char **paths, **syzargs;
 	int c, out = OUT_TABLE, ret = 0, nsyz = 0;
@@ -391,13 +527,16 @@ int main(int argc, char **argv)
 		fputs("ubsan-triage: out of memory\n", stderr);
 		return 2;
 	}
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			out = OUT_JSON;
 			break;
 		case 't':
 			out = OUT_TSV;
+			break;
+		case 'o':
+			sink.path = optarg;
 			break;
 		case 'f':
 			out = OUT_FPRATE;
@@ -488,30 +627,35 @@ int main(int argc, char **argv)
 	}
 	if (!run.src && vmlinux)
 		run.src = default_src(vmlinux, srcbuf, sizeof(srcbuf));
-	if (census) {
-		free(syzargs);
-		ret = coverage_main(&lists, census, run.src, stdout);
-		lists_free(&lists);
-		return ret;
-	}
-	if (run.follow && (nsyz || argc - optind != 1)) {
+	if (!census && run.follow && (nsyz || argc - optind != 1)) {
 		free(syzargs);
 		fputs("ubsan-triage: --follow reads one LOG\n", stderr);
 		lists_free(&lists);
 		return 2;
 	}
+	if (!census && out == OUT_KCIDB && nsyz) {
+		free(syzargs);
+		fputs("ubsan-triage: --syz does not go with --kcidb\n", stderr);
+		lists_free(&lists);
+		return 2;
+	}
+	if (sink_open(&sink)) {
+		free(syzargs);
+		lists_free(&lists);
+		return 2;
+	}
+	if (census) {
+		free(syzargs);
+		ret = coverage_main(&lists, census, run.src, sink.f);
+		lists_free(&lists);
+		return sink_end(&sink, ret >= 2) ? 2 : ret;
+	}
 	if (out == OUT_KCIDB) {
 		free(syzargs);
-		if (nsyz) {
-			fputs("ubsan-triage: --syz does not go with --kcidb\n",
-			      stderr);
-			lists_free(&lists);
-			return 2;
-		}
 		ret = kcidb_main(&lists, checkout, argv + optind, argc - optind,
-				 stdout);
+				 sink.f);
 		lists_free(&lists);
-		return ret ? ret : (fflush(stdout) || ferror(stdout)) ? 2 : 0;
+		return sink_end(&sink, ret) ? 2 : ret;
 	}
 	/* an empty or binary LOG: nothing is read, nothing written */
 	for (c = optind; !run.follow && c <= argc; c++) {
@@ -523,6 +667,7 @@ int main(int argc, char **argv)
 	if (ret) {
 		free(syzargs);
 		lists_free(&lists);
+		sink_end(&sink, 1);
 		return ret;
 	}
 	/* an unreadable directory is exit 2, as a log is: the rest is read */
@@ -533,6 +678,7 @@ int main(int argc, char **argv)
 	if (collect_paths(&run, &syz, nsyz > 0, argv + optind, argc - optind,
 			  &paths)) {
 		fputs("ubsan-triage: out of memory\n", stderr);
+		sink_end(&sink, 2);
 		return 2;
 	}
 	sites_init(&run.sites);
@@ -549,19 +695,19 @@ int main(int argc, char **argv)
 	for (i = 0; i < run.sites.n; i++)
 		classify_site(&lists, run.sites.v[i], run.src);
 	if (out == OUT_ROWS)
-		ret |= rows_vs_rules(&lists, &run.sites, run.src, stdout);
+		ret |= rows_vs_rules(&lists, &run.sites, run.src, sink.f);
 	else if (out == OUT_FINDINGS)
-		ret |= findings_report(stdout, &run.sites, &run.logs, &trees,
+		ret |= findings_report(sink.f, &run.sites, &run.logs, &trees,
 				       run.src, findings_json);
 	else if (out == OUT_JSON)
-		out_json(stdout, &run.sites, &run.logs);
+		out_json(sink.f, &run.sites, &run.logs);
 	else if (out == OUT_TSV)
-		out_tsv(stdout, &run.sites);
+		out_tsv(sink.f, &run.sites);
 	else if (out == OUT_FPRATE)
-		out_fprate(stdout, &run.sites);
+		out_fprate(sink.f, &run.sites);
 	else
-		out_table(stdout, &run.sites, &run.logs);
-	if (fflush(stdout) || ferror(stdout))
+		out_table(sink.f, &run.sites, &run.logs);
+	if (sink_end(&sink, ret & 2))
 		ret = 2;
 	for (i = 0; out != OUT_ROWS && !ret && i < run.sites.n; i++)
 		if (run.sites.v[i]->cls == CLS_NEW ||

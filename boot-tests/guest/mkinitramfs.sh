@@ -55,6 +55,28 @@ case $stage in
 esac
 
 rm -rf "$stage"
+# The room: the staging directory and the archive each take about what the
+# inputs take (their links followed; 8 MiB more for the libraries of -d);
+# the archive is written to a scratch name and renamed when whole. A
+# failure takes both away and, on a full disk, says so in one line
+# (tools/space.sh).
+space=$(cd "$(dirname "$0")/../.." && pwd)/tools/space.sh
+srcs() {
+	printf '%s' "$files$progs$dirs" | cut -d: -f1
+	printf '%s\n' "$init" "$list" "$busybox" "$@"
+	for m in $mods; do echo "$m"; done
+}
+# shellcheck disable=SC2046 # file names without blanks, one per line
+need=$(($(sh "$space" size -L $(srcs "$@" | sed '/^$/d')) * 2 + 8))
+tmp=$out.tmp
+sh "$space" need "$out" $need || exit 1
+on_exit() {
+	st=$?
+	[ $st -eq 0 ] && return
+	sh "$space" full "$out" $need || :
+	rm -rf "$stage" "$tmp"
+}
+trap on_exit EXIT
 mkdir -p "$stage/bin" "$stage/lib/modules" "$stage/dev" "$stage/proc" \
 	"$stage/sys" "$stage/tmp"
 cp "$init" "$stage/init"
@@ -114,7 +136,6 @@ for b in "$@"; do
 done
 find "$stage" -exec touch -h -d @0 {} +
 
-tmp=$out.tmp
 (cd "$stage" && find . -mindepth 1 | LC_ALL=C sort |
 	cpio -o -H newc -R 0:0 --reproducible --quiet) > "$tmp"
 mv "$tmp" "$out"

@@ -6,7 +6,7 @@
 # usage: run-qemu.sh -k BZIMAGE -i INITRAMFS -o OUTDIR [-t TIMEOUT_S]
 #                    [-a tcg|kvm|auto] [-w WORKLOADS] [-x EXTRA_APPEND] [-I]
 #                    [-n NAME] [-c KVM_CACHE] [-s CPUS] [-m MEM_MIB]
-#                    [-D none|pc]
+#                    [-D none|pc] [-P PLUGIN]
 #
 # Writes OUTDIR/console.log, OUTDIR/verdict (pass|fail|panic|oops|timeout)
 # and OUTDIR/boot.txt; prints "boot NAME: VERDICT in S s (ACCEL)".
@@ -18,8 +18,17 @@
 # -D pc: QEMU's default PC devices (VGA, IDE with a CD-ROM drive, floppy
 # controller, PS/2, parallel port) and its default NIC, an e1000, with no
 # network backend: drivers probe and run, and nothing leaves the guest.
-# Exit status: 0 pass, 1 fail, 2 oops, 3 panic, 4 timeout, 10 bad usage.
+# -P PLUGIN: a TCG plugin, -plugin's value (FILE,NAME=VALUE...); forces
+# TCG (make hot-checks: tools/hot/).
+# Exit status: 0 pass, 1 fail, 2 oops, 3 panic, 4 timeout, 10 bad usage,
+# 11 no room for the results: OUTDIR's filesystem had less than 16 MiB
+# free before the boot, or was full after it (the log may be cut short);
+# one line names OUTDIR (tools/space.sh), and no verdict is written.
 set -u
+space=$(cd "$(dirname "$0")/../.." && pwd)/tools/space.sh
+# the room a boot's results may take: the kit's console logs are under
+# 1 MiB (tiny with every workload: 120 KB)
+need=16
 
 usage() {
 	sed -n '6,9p' "$0" | sed 's/^# \{0,1\}//' >&2
@@ -27,8 +36,8 @@ usage() {
 }
 
 kernel='' initrd='' outdir='' timeout='' accel=tcg workloads=all extra='' icount=0 cpus=1
-name='' cache='' mem=512 devices=none
-while getopts k:i:o:t:a:w:x:In:c:s:m:D: opt; do
+name='' cache='' mem=512 devices=none plugin=''
+while getopts k:i:o:t:a:w:x:In:c:s:m:D:P: opt; do
 	case $opt in
 	k) kernel=$OPTARG ;;
 	i) initrd=$OPTARG ;;
@@ -43,6 +52,7 @@ while getopts k:i:o:t:a:w:x:In:c:s:m:D: opt; do
 	s) cpus=$OPTARG ;;
 	m) mem=$OPTARG ;;
 	D) devices=$OPTARG ;;
+	P) plugin=$OPTARG ;;
 	*) usage ;;
 	esac
 done
@@ -56,19 +66,26 @@ case $devices in none | pc) ;; *) usage ;; esac
 for f in "$kernel" "$initrd"; do
 	[ -r "$f" ] || { echo "run-qemu.sh: cannot read $f" >&2; exit 10; }
 done
-mkdir -p "$outdir" || exit 10
+if ! mkdir -p "$outdir" 2>/dev/null; then
+	sh "$space" full "$outdir" $need && exit 11
+	echo "run-qemu.sh: cannot create $outdir" >&2
+	exit 10
+fi
 outdir=$(cd "$outdir" && pwd)
 [ -n "$name" ] || name=$(basename "$outdir")
 [ -n "$cache" ] || cache=$(dirname "$outdir")/.kvm-probe
 log=$outdir/console.log
 pidfile=$outdir/qemu.pid
 rm -f "$log" "$pidfile" "$outdir/verdict" "$outdir/boot.txt"
+sh "$space" need "$outdir" $need || exit 11
 
 # -I: deterministic virtual time, which only TCG on one CPU can give
 if [ "$icount" = 1 ]; then
 	accel=tcg
 	cpus=1
 fi
+# plugins instrument TCG's translations
+[ -z "$plugin" ] || accel=tcg
 
 # auto: use KVM only if a bare boot under KVM reaches init's KTAP end
 if [ "$accel" = auto ]; then
@@ -114,6 +131,7 @@ fi
 if [ "$icount" = 1 ]; then
 	set -- "$@" -icount shift=0,sleep=off
 fi
+[ -z "$plugin" ] || set -- "$@" -plugin "$plugin"
 
 qpid=
 kill_qemu() {
@@ -164,6 +182,17 @@ fi
 end=$(now_ms)
 wall=$(awk -v ms=$((end - start)) 'BEGIN { printf "%.1f", ms / 1000 }')
 
+# The results could not be written: why, in one line, and no verdict.
+no_room() {
+	rm -f "$outdir/verdict" "$outdir/boot.txt"
+	sh "$space" full "$outdir" $need ||
+		echo "run-qemu.sh: cannot write the results in $outdir" >&2
+	exit 11
+}
+# A disk that filled during the boot may have cut the log short: no
+# verdict on it.
+sh "$space" full "$outdir" $need >/dev/null 2>&1 && no_room
+
 # 65: init powered off with everything ok, 67: something not ok,
 # 0: init's reboot(2) fallback under -no-reboot; anything else is QEMU's.
 touch "$log"
@@ -183,8 +212,8 @@ else
 	verdict=pass
 fi
 
-echo "$verdict" >"$outdir/verdict"
-cat >"$outdir/boot.txt" <<EOT
+# verdict last: a boot.txt without a verdict is no result
+cat >"$outdir/boot.txt" 2>/dev/null <<EOT || no_room
 name=$name
 verdict=$verdict
 wall_s=$wall
@@ -195,10 +224,12 @@ cpus=$cpus
 mem_mib=$mem
 devices=$devices
 workloads=$workloads
+plugin=$plugin
 timeout_s=$timeout
 kernel=$kernel
 initramfs=$initrd
 EOT
+echo "$verdict" >"$outdir/verdict" 2>/dev/null || no_room
 echo "boot $name: $verdict in $wall s ($accel)"
 case $verdict in
 pass) exit 0 ;;

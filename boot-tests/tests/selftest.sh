@@ -179,8 +179,9 @@ hang_bg() { # name timeout
 	qpid=$(cat "$work/boots/$1/qemu.pid" 2>/dev/null)
 }
 
-# timeout: the log is kept and QEMU is gone
-hang_bg hang 3
+# timeout: the log is kept and QEMU is gone (8 s: on a loaded machine the
+# fake kernel may take seconds to print its line)
+hang_bg hang 8
 wait $rpid
 check "exit status of a hung boot" $? 4
 check "verdict of a hung boot" "$(cat "$work/boots/hang/verdict")" timeout

@@ -9,6 +9,8 @@
  *               a check's static data (source location, type descriptors)
  *   disasm.c    llvm-objdump's disassembly: each handler call and the
  *               static data address it passes in %rdi
+ *   branches.c  each check's conditional jumps to its handler call, and
+ *               the instructions it adds where it is not taken (--branches)
  *   symbolize.c llvm-symbolizer, one batch: function and inline chain
  *   module.c    a module linked alone, so that it reads like vmlinux
  *   report.c    the TSV and the summary per kind and per subsystem
@@ -82,6 +84,8 @@ int check_decode(const struct elf *e, const struct handler *h, unsigned long va,
 
 /* ---- disasm.c: handler calls ---- */
 
+#define MAX_BRANCHES 8
+
 struct call {
 	unsigned long addr; /* the call (or jump) instruction */
 	unsigned long data; /* its static data argument, 0 if unresolved */
@@ -90,11 +94,19 @@ struct call {
 	int branch; /* 0 call, 1 jmp (tail call), 2 conditional jump */
 	int shared; /* the number of checks that share this call */
 	const char *why; /* why data is 0 */
+	/* --branches: the conditional jumps that lead to this check's call
+	 * (the call itself if none does), and the instructions each adds on
+	 * the path where the check passes */
+	unsigned long br[MAX_BRANCHES];
+	unsigned char added[MAX_BRANCHES];
+	unsigned char nbr;
+	unsigned char br_more; /* more jumps than MAX_BRANCHES */
 };
 
 struct calls {
 	struct call *v;
 	size_t n, cap;
+	int branches; /* find each check's jumps (--branches) */
 };
 
 /* Run llvm-objdump on path; 0 on success. */
@@ -112,6 +124,34 @@ struct insn {
 /* Walk one function's instructions; calls to our handlers go to out. */
 int disasm_function(const char *symbol, const struct insn *v, size_t n,
 		    struct calls *out);
+
+/* disasm.c's reading of an instruction, shared with branches.c */
+enum flow { FLOW_NEXT, FLOW_CALL, FLOW_JCC, FLOW_JMP, FLOW_END };
+
+enum flow insn_flow(const char *mnem);
+/* the handler a call or jump goes to, NULL if not one of ours */
+const struct handler *insn_handler(const struct insn *in);
+/* the index of the instruction at addr in v, -1 if none */
+long insn_index(const struct insn *v, size_t n, unsigned long addr);
+/* the register "%name" (0-15: rax rcx rdx rbx rsp rbp rsi rdi r8-r15) and
+ * its width (64, 32; 0 if narrower); -1 if not a register */
+int reg_parse(const char *s, size_t n, int *width);
+
+struct operands {
+	const char *s[3];
+	size_t n[3];
+	int count;
+};
+
+/* Split "a, b(%x,%y), c" at the commas outside parentheses. */
+void ops_split(const char *s, struct operands *o);
+
+/* ---- branches.c ---- */
+
+/* Fill br, added and nbr of the calls out->v[first...], the handler calls
+ * of the function v (--branches). */
+void branches_function(const struct insn *v, size_t n, struct calls *out,
+		       size_t first);
 
 /* ---- symbolize.c ---- */
 
@@ -148,7 +188,8 @@ struct row {
 	char address[160]; /* 0x... in vmlinux; MODULE:SECTION+0x... */
 };
 
-void report_tsv(FILE *f, const struct row *rows, size_t n);
+/* branches: the columns of --branches after address */
+void report_tsv(FILE *f, const struct row *rows, size_t n, int branches);
 void report_summary(FILE *f, const struct row *rows, size_t n);
 /* the subsystem of a source path: one or two leading directories */
 void subsystem_of(const char *path, char *out, size_t outsz);

@@ -80,7 +80,7 @@ static int name_is(const char *name, const char *s, size_t n)
 }
 
 /* reg number and width (64, 32; 0 if narrower) of "%name", -1 if none */
-static int reg_parse(const char *s, size_t n, int *width)
+int reg_parse(const char *s, size_t n, int *width)
 {
 	static const int widths[4] = { 64, 32, 0, 0 };
 	int i, w;
@@ -194,14 +194,8 @@ static int regs_equal(const struct regs *a, const struct regs *b)
 
 /* ---- operands ---- */
 
-struct operands {
-	const char *s[3];
-	size_t n[3];
-	int count;
-};
-
 /* Split "a, b(%x,%y), c" at the commas outside parentheses. */
-static void ops_split(const char *s, struct operands *o)
+void ops_split(const char *s, struct operands *o)
 {
 	const char *start = s;
 	int depth = 0;
@@ -325,9 +319,7 @@ static void insn_apply(const struct insn *in, struct regs *r)
 		reg_forget(r, d);
 }
 
-enum flow { FLOW_NEXT, FLOW_CALL, FLOW_JCC, FLOW_JMP, FLOW_END };
-
-static enum flow insn_flow(const char *m)
+enum flow insn_flow(const char *m)
 {
 	if (!strncmp(m, "call", 4))
 		return FLOW_CALL;
@@ -343,7 +335,7 @@ static enum flow insn_flow(const char *m)
 }
 
 /* the handler a branch goes to: its operand is "0x... <symbol>" */
-static const struct handler *insn_handler(const struct insn *in)
+const struct handler *insn_handler(const struct insn *in)
 {
 	const char *lt = strchr(in->ops, '<'), *gt;
 
@@ -372,7 +364,7 @@ static int calls_push(struct calls *c, const struct call *x)
 	return 0;
 }
 
-static long insn_index(const struct insn *v, size_t n, unsigned long addr)
+long insn_index(const struct insn *v, size_t n, unsigned long addr)
 {
 	size_t lo = 0, hi = n;
 
@@ -527,6 +519,7 @@ int disasm_function(const char *symbol, const struct insn *v, size_t n,
 		    struct calls *out)
 {
 	struct joins j = { 0 };
+	size_t first = out->n;
 	int pass, ret = -1;
 
 	if (joins_init(&j, v, n))
@@ -541,6 +534,8 @@ int disasm_function(const char *symbol, const struct insn *v, size_t n,
 		walk(symbol, v, n, &j, NULL);
 	}
 	ret = walk(symbol, v, n, &j, out);
+	if (!ret && out->branches)
+		branches_function(v, n, out, first);
 out:
 	free(j.slot);
 	free(j.in);

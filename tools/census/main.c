@@ -5,12 +5,17 @@
  * per check of a call that Clang shared between several), and a summary per
  * kind and per subsystem on stderr.
  *
- *   ubsan-census [-o FILE] [-q | --summary] [--objdump PATH]
+ *   ubsan-census [-o FILE] [-q | --summary] [--branches] [--objdump PATH]
  *                [--symbolizer PATH] [--linker PATH] VMLINUX [MODULE.ko...]
+ *
+ * --branches adds two columns after address: the conditional jumps that
+ * decide each check of vmlinux and the instructions each adds where the
+ * check passes (branches.c; make hot-checks counts those jumps).
  *
  * Exit status: 0 done, 1 no handler call at all (a trap-mode kernel),
  * 2 usage or I/O error.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,6 +28,7 @@ struct opts {
 	int ninputs;
 	int quiet; /* no summary */
 	int summary; /* the summary on stdout, the TSV only with -o */
+	int branches; /* the columns branches and added (vmlinux's rows) */
 };
 
 struct tools {
@@ -42,11 +48,13 @@ struct object {
 
 static void usage(FILE *f)
 {
-	fputs("usage: ubsan-census [-o FILE] [-q | --summary] [--objdump PATH]\n"
+	fputs("usage: ubsan-census [-o FILE] [-q | --summary] [--branches] [--objdump PATH]\n"
 	      "                    [--symbolizer PATH] [--linker PATH] VMLINUX [MODULE.ko...]\n"
-	      "  -o FILE    write the TSV to FILE (default: stdout)\n"
-	      "  -q         no summary on stderr\n"
-	      "  --summary  the summary on stdout; the TSV only with -o\n",
+	      "  -o FILE     write the TSV to FILE (default: stdout)\n"
+	      "  -q          no summary on stderr\n"
+	      "  --summary   the summary on stdout; the TSV only with -o\n"
+	      "  --branches  add the columns branches (the jumps that decide each check\n"
+	      "              of vmlinux) and added (the instructions each adds)\n",
 	      f);
 }
 
@@ -64,6 +72,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			o->quiet = 1;
 		} else if (!strcmp(a, "--summary")) {
 			o->summary = 1;
+		} else if (!strcmp(a, "--branches")) {
+			o->branches = 1;
 		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			usage(stdout);
 			exit(0);
@@ -198,14 +208,21 @@ static void object_free(struct object *ob)
 static int write_tsv(const struct opts *o, const struct row *rows, size_t n)
 {
 	FILE *f = o->out ? fopen(o->out, "w") : stdout;
+	int err;
 
 	if (!f) {
-		fprintf(stderr, "ubsan-census: cannot write %s\n", o->out);
+		fprintf(stderr, "ubsan-census: cannot write %s: %s\n", o->out,
+			strerror(errno));
 		return -1;
 	}
-	report_tsv(f, rows, n);
-	if (f != stdout ? fclose(f) : fflush(f)) {
-		fprintf(stderr, "ubsan-census: write error\n");
+	report_tsv(f, rows, n, o->branches);
+	/* a write that failed earlier (ENOSPC) leaves the error flag only */
+	err = fflush(f) ? errno : ferror(f) ? EIO : 0;
+	if (f != stdout && fclose(f) && !err)
+		err = errno;
+	if (err) {
+		fprintf(stderr, "ubsan-census: %s: %s\n",
+			o->out ? o->out : "standard output", strerror(err));
 		return -1;
 	}
 	return 0;
@@ -249,6 +266,7 @@ static int census(const struct opts *o, struct object *obs)
 			obs[i].label = obs[i].label ? obs[i].label + 1 :
 						      obs[i].path;
 		}
+		obs[i].c.branches = o->branches && !obs[i].label;
 		if (census_object(&t, &obs[i]))
 			return 2;
 	}

@@ -37,14 +37,29 @@ static void put_int(FILE *f, int resolved, int v)
 		fputs(UNKNOWN "\t", f);
 }
 
-void report_tsv(FILE *f, const struct row *rows, size_t n)
+/* --branches: the check's jumps and what each adds, ';'-separated */
+static void put_branches(FILE *f, const struct call *c)
+{
+	int k;
+
+	for (k = 0; k < c->nbr; k++)
+		fprintf(f, "%s0x%lx", k ? ";" : "", c->br[k]);
+	fputc('\t', f);
+	for (k = 0; k < c->nbr; k++)
+		fprintf(f, "%s%d", k ? ";" : "", c->added[k]);
+	fputc('\n', f);
+}
+
+void report_tsv(FILE *f, const struct row *rows, size_t n, int branches)
 {
 	const struct row *r;
 	size_t i;
 	int ok;
 
 	for (i = 0; i < NCOLUMNS; i++)
-		put_field(f, columns[i], i == NCOLUMNS - 1);
+		put_field(f, columns[i], i == NCOLUMNS - 1 && !branches);
+	if (branches)
+		fputs("branches\tadded\n", f);
 	for (r = rows; r < rows + n; r++) {
 		ok = r->resolved;
 		put_field(f, ok ? r->chk.site : UNKNOWN, 0);
@@ -57,7 +72,9 @@ void report_tsv(FILE *f, const struct row *rows, size_t n)
 		put_int(f, ok, r->chk.dst.bits);
 		put_int(f, ok, r->chk.src.is_signed);
 		put_int(f, ok, r->chk.dst.is_signed);
-		put_field(f, r->address, 1);
+		put_field(f, r->address, !branches);
+		if (branches)
+			put_branches(f, r->call);
 	}
 }
 
@@ -169,6 +186,12 @@ static void print_totals(FILE *f, const struct row *rows, size_t n)
 		branch[2], shared);
 	fprintf(f, "census: %zu resolved, %zu unresolved\n", resolved,
 		n - resolved);
+	for (i = 0, shown = 0; i < n; i++)
+		shown += rows[i].call->br_more;
+	if (shown)
+		fprintf(f,
+			"census: %zu checks have more than %d jumps; the others are not listed\n",
+			shown, MAX_BRANCHES);
 	for (i = 0, shown = 0; i < n; i++) {
 		if (rows[i].resolved)
 			continue;

@@ -1,0 +1,69 @@
+# Per-check profile (not part of test; issue 29): how many times each
+# integer check of the kernel runs under the kit's workloads, and what it
+# adds, counted in QEMU without a PMU (tools/hot/README.md):
+#
+#   ubsan-census --branches vmlinux  ->  census.tsv (each check's jumps, and
+#                                        the instructions each adds)
+#   hot-checks addresses             ->  jumps.txt
+#   run-qemu.sh -I -P hot-checks.so  ->  RUN/counts.tsv (each jump's
+#                                        executions, the guest's instructions)
+#   hot-checks report                ->  RUN/hot-checks.tsv (every check by
+#                                        cost), RUN/top.md, RUN/report.txt
+#
+# RUN is HOT_NAME, by default the workloads' names (all, none,
+# perf-read-format-sweep, ...): runs of several workloads sit side by side
+# over one census. The
+# kernel is this base's and KERNEL's ($(TREE), built if needed) and the
+# guest its initramfs; HOT_FROM=DIR takes both from the output directory of
+# another build (DIR/linux/vmlinux, DIR/linux/arch/x86/boot/bzImage,
+# DIR/boot-tests/initramfs.cpio) and builds nothing.
+
+HOT := $(OUT)/hot-checks
+HOT_FROM ?=
+# the workloads of the boot (kit.workloads=), and the length of the top
+HOT_WORKLOADS ?= all
+HOT_TOP ?= 20
+HOT_TIMEOUT ?= $(BOOT_TIMEOUT)
+HOT_NAME ?= $(subst $(comma),+,$(HOT_WORKLOADS))
+HOT_RUN := $(HOT)/$(HOT_NAME)
+ifeq ($(HOT_FROM),)
+HOT_TREE := $(TREE)
+HOT_INITRAMFS := $(INITRAMFS)
+HOT_DEPS := kernel initramfs
+else
+HOT_TREE := $(abspath $(HOT_FROM))/linux
+HOT_INITRAMFS := $(abspath $(HOT_FROM))/boot-tests/initramfs.cpio
+HOT_DEPS :=
+endif
+HOT_TOOL := $(BUILD_DIR)/tools/hot-checks
+HOT_PLUGIN := $(BUILD_DIR)/tools/hot-checks.so
+
+# The census is redone when the kernel, the census or the kernel's place
+# changes, not for each run.
+$(HOT)/from: FORCE
+	@mkdir -p $(@D); echo "$(HOT_TREE)" >$@.tmp
+	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
+
+$(HOT)/census.tsv: $(HOT)/from $(HOT_TREE)/vmlinux $(BUILD_DIR)/tools/ubsan-census
+	@start=$$(date +%s); \
+	$(BUILD_DIR)/tools/ubsan-census -q --branches -o $@.tmp $(HOT_TREE)/vmlinux && \
+	$(HOT_TOOL) addresses $@.tmp >$(HOT)/jumps.txt && mv $@.tmp $@ && \
+	echo "hot-checks: census of $(HOT_TREE)/vmlinux in $$(($$(date +%s) - start)) s: $$(($$(wc -l <$@) - 1)) checks, $$(wc -l <$(HOT)/jumps.txt) jumps"
+
+.PHONY: hot-checks hot-census
+hot-census: $(HOT_DEPS) tools
+	@$(MAKE) -s $(HOT)/census.tsv
+
+## hot-checks      per-check profile: each integer check's executions in a -icount boot with
+##                 HOT_WORKLOADS (all) and what it adds, by cost: build/<base>/hot-checks/
+##                 (HOT_FROM=DIR: another build's kernel and guest; HOT_TOP=20)
+hot-checks: hot-census
+	@mkdir -p $(HOT_RUN); rm -f $(HOT_RUN)/counts.tsv; \
+	$(RUN_QEMU) -I -a tcg -t $(HOT_TIMEOUT) -m $(QEMU_MEM) -D $(QEMU_DEVICES) \
+		-k $(HOT_TREE)/arch/x86/boot/bzImage -i $(HOT_INITRAMFS) -o $(HOT_RUN)/boot \
+		-n hot-checks -w $(HOT_WORKLOADS) -x nokaslr \
+		-P $(HOT_PLUGIN),addrs=$(HOT)/jumps.txt,out=$(HOT_RUN)/counts.tsv; \
+	test -s $(HOT_RUN)/counts.tsv || { echo "hot-checks: the plugin wrote no counts"; \
+		tail -5 $(HOT_RUN)/boot/qemu.stderr; exit 1; }
+	@$(HOT_TOOL) report -n $(HOT_TOP) -o $(HOT_RUN)/hot-checks.tsv -m $(HOT_RUN)/top.md \
+		$(HOT)/census.tsv $(HOT_RUN)/counts.tsv | tee $(HOT_RUN)/report.txt

@@ -1,0 +1,150 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Tests of make hot-checks' parts, in KTAP, without a kernel: a small
+# guest (boot.S, guest.c, handlers.c) built with Clang 19 and the kernel's
+# integer sanitizers, booted by qemu-system-x86_64 (multiboot, TCG,
+# -icount) with the hot-checks.so plugin; its checks run a known number of
+# times (guest.c), which the census's jumps, the plugin's counts and
+# hot-checks report must give exactly. The same guest without the
+# sanitizers measures what the checks really add, which the census's
+# estimate must not exceed.
+# Environment: CENSUS, HOT, PLUGIN (the binaries), CLANG (default clang-19),
+# LLD (ld.lld-19), OBJCOPY (llvm-objcopy-19), QEMU (qemu-system-x86_64),
+# TMPDIR_T (scratch directory).
+set -u
+: "${CENSUS:?}" "${HOT:?}" "${PLUGIN:?}" "${CLANG:=clang-19}" "${LLD:=ld.lld-19}"
+: "${OBJCOPY:=llvm-objcopy-19}" "${QEMU:=qemu-system-x86_64}"
+: "${TMPDIR_T:=/tmp/hot-checks-test.$$}"
+here=$(cd "$(dirname "$0")" && pwd)
+t=$TMPDIR_T
+rm -rf "$t" && mkdir -p "$t" || exit 2
+n=0
+pass=0
+fail=0
+ok() { n=$((n + 1)); pass=$((pass + 1)); echo "ok $n - $1"; }
+bad() { n=$((n + 1)); fail=$((fail + 1)); echo "not ok $n - $1"; }
+skip() { n=$((n + 1)); pass=$((pass + 1)); echo "ok $n - $1 # SKIP $2"; }
+check() { if [ "$1" -eq 0 ]; then ok "$2"; else bad "$2"; fi; }
+diag() { sed 's/^/# /' "$@"; }
+
+TESTS=9
+echo "TAP version 13"
+echo "1..$TESTS"
+
+# the kernel's code generation and integer checks (scripts/Makefile.ubsan)
+cflags="-O2 -g -ffreestanding -fno-builtin -fno-pic -fno-stack-protector
+	-fno-strict-overflow -mno-red-zone -mno-sse -mno-mmx -mcmodel=kernel
+	-fno-asynchronous-unwind-tables"
+san="-fsanitize=signed-integer-overflow,implicit-signed-integer-truncation,implicit-unsigned-integer-truncation"
+
+# build NAME SANFLAGS: $t/NAME.elf (for the census) and $t/NAME.bin (for
+# QEMU's multiboot loader); the flag lists are words, unquoted on purpose
+# shellcheck disable=SC2086
+build() {
+	(cd "$here" &&
+		$CLANG $cflags -c boot.S -o "$t/boot.o" &&
+		$CLANG $cflags -c handlers.c -o "$t/handlers.o" &&
+		$CLANG $cflags $2 -c guest.c -o "$t/$1.o" &&
+		$LLD -T guest.ld -o "$t/$1.elf" "$t/boot.o" "$t/$1.o" "$t/handlers.o" &&
+		$OBJCOPY -O binary "$t/$1.elf" "$t/$1.bin")
+}
+
+# boot NAME: the guest under the plugin, counting $t/jumps.txt
+boot() {
+	timeout 60 nice -n 19 "$QEMU" -M pc -m 32M -nodefaults -no-user-config \
+		-display none -no-reboot -accel tcg -icount shift=0,sleep=off \
+		-kernel "$t/$1.bin" -chardev "file,id=con,path=$t/$1.console" \
+		-serial chardev:con -device isa-debug-exit,iobase=0xf4,iosize=0x04 \
+		-plugin "$PLUGIN,addrs=$t/jumps.txt,out=$t/$1.counts" \
+		</dev/null >"$t/$1.qemu" 2>&1
+}
+
+# the executions of a function's checks, summed over its rows (a loop
+# that Clang unrolls has a row per copy)
+runs_of() {
+	awk -F '\t' -v f="$1" 'NR > 1 && $8 == f { s += $5 } END { print s + 0 }' \
+		"$t/hot.tsv"
+}
+
+# the kernel's (upper half's) instructions of a run
+insns_of() {
+	sed -n 's/^# hot-checks: insns_kernel=\([0-9]*\).*/\1/p' "$t/$1.counts"
+}
+
+if ! command -v "$CLANG" >/dev/null 2>&1 || ! command -v "$QEMU" >/dev/null 2>&1; then
+	i=0
+	while [ $i -lt $TESTS ]; do
+		i=$((i + 1))
+		skip "hot-checks test $i" "no $CLANG or no $QEMU"
+	done
+	echo "# $pass passed, $fail failed"
+	echo "$pass passed, $fail failed"
+	exit 0
+fi
+
+{ build san "$san" && build none ""; } >"$t/build.log" 2>&1
+rc=$?
+check $rc "build the test guest with and without the integer checks ($CLANG)"
+[ $rc -eq 0 ] || diag "$t/build.log"
+
+# 2. every check has its own conditional jump, before its handler call
+"$CENSUS" -q --branches -o "$t/census.tsv" "$t/san.elf" 2>"$t/census.err" &&
+	"$HOT" addresses "$t/census.tsv" >"$t/jumps.txt" &&
+	awk -F '\t' 'NR > 1 && ($12 == "" || ($12 "") == ($11 "") || $13 < 1) { bad = 1 }
+		NR > 1 { rows++ } END { exit bad || rows < 5 }' "$t/census.tsv"
+check $? "census --branches: a conditional jump for each of the guest's checks ($(($(wc -l <"$t/jumps.txt"))) jumps)"
+
+# 3. QEMU 7.2 loads the plugin (API version 1) and the guest runs through
+boot san
+rc=$?
+[ $rc -eq 65 ] && grep -q '^reports=6$' "$t/san.console" && [ -s "$t/san.counts" ]
+check $? "the guest runs under the plugin: exit 65, 6 reports, counts written (QEMU exit $rc)"
+[ $rc -eq 65 ] || diag "$t/san.qemu"
+
+# 4. the plugin's counts, per function, are the loops' trip counts
+"$HOT" report -n 5 -o "$t/hot.tsv" "$t/census.tsv" "$t/san.counts" >"$t/report.txt" 2>&1
+rc=$?
+got="add_loop=$(runs_of add_loop) trunc_loop=$(runs_of trunc_loop) fire=$(runs_of fire) cold=$(runs_of cold)"
+[ $rc -eq 0 ] && [ "$got" = "add_loop=1000 trunc_loop=300 fire=10 cold=0" ]
+check $? "executions per function: $got (report exit $rc)"
+
+# 5. the report ranks by cost: add_loop's check first (1000 runs, 1 added)
+awk -F '\t' 'NR == 2 { exit !($8 == "add_loop" && $2 == 1000 && $6 == 1) }' "$t/hot.tsv" &&
+	grep -q '^hot-checks: 5 checks at 5 jumps (5 counted); 4 checks ran' "$t/report.txt"
+check $? "report: the checks by cost, add_loop's first; totals"
+diag "$t/report.txt"
+
+# 6. the estimate of instructions added is a lower bound of the measured
+# difference (the reference has no checks; the same jumps are counted)
+boot none
+rc=$?
+model=$(awk -F '\t' 'NR > 1 { s += $2 } END { print s + 0 }' "$t/hot.tsv")
+san_i=$(insns_of san)
+none_i=$(insns_of none)
+measured=$((${san_i:-0} - ${none_i:-0}))
+[ $rc -eq 65 ] && [ "${none_i:-0}" -gt 0 ] && [ "$model" -gt 0 ] && [ "$model" -le "$measured" ]
+check $? "instructions added: census estimate $model <= measured $measured (guest $san_i with checks, $none_i without)"
+
+# 7. hot-checks report: no jump ran is an error
+printf '# hot-checks: insns_kernel=1 insns_user=0 insns_boot=0\naddress\texecutions\n' \
+	>"$t/empty.counts"
+"$HOT" report "$t/census.tsv" "$t/empty.counts" >/dev/null 2>&1
+[ $? -eq 1 ]
+check $? "report: a run where none of the census's jumps ran exits 1"
+
+# 8. a census without the jump columns is refused
+"$CENSUS" -q -o "$t/plain.tsv" "$t/san.elf" 2>/dev/null
+"$HOT" addresses "$t/plain.tsv" >/dev/null 2>"$t/plain.err"
+[ $? -eq 2 ] && grep -q -- '--branches' "$t/plain.err"
+check $? "addresses: a census without --branches is refused, exit 2"
+
+# 9. the plugin refuses what it does not know, and QEMU stops
+timeout 30 "$QEMU" -M pc -nodefaults -display none -accel tcg -kernel "$t/san.bin" \
+	-plugin "$PLUGIN,addrs=$t/jumps.txt,bogus=1" </dev/null >"$t/bad.qemu" 2>&1
+rc=$?
+[ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -q 'unknown argument bogus=1' "$t/bad.qemu"
+check $? "the plugin rejects an unknown argument (QEMU exit $rc)"
+
+echo "# $pass passed, $fail failed"
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
