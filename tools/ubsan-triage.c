@@ -103,7 +103,7 @@ static void usage(FILE *f)
 	      "                      runner's boots.tsv files, not logs\n"
 	      "  --kit DIR           DIR/sanitizer-ignorelist/*.scl,\n"
 	      "                      DIR/annotations/sites.tsv,\n"
-	      "                      DIR/annotations/idioms.tsv,\n"
+	      "                      DIR/annotations/rules.tsv,\n"
 	      "                      DIR/corpus/*/known-bugs.tsv\n"
 	      "  --ignorelist PATH   special case list file or directory of "
 	      "*.scl\n"
