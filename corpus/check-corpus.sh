@@ -19,13 +19,12 @@ for d in "$corpus"/*/; do
 	[ -f "$d/bug.tsv" ] || [ -f "$d/known-bugs.tsv" ] || [ -f "$d/6.1.patch" ] || continue
 	set -- "$@" "$(basename "$d")"
 done
-echo "TAP version 13"
-echo "1..$#"
-n=0
-pass=0
-fail=0
+tmp=$(mktemp -d) || exit 2
+trap 'rm -rf "$tmp"' EXIT
+KTAP_BUF=$tmp/ktap
+# shellcheck source=tools/tests/ktap.sh
+. "$top/tools/tests/ktap.sh"
 for bug in "$@"; do
-	n=$((n + 1))
 	d=$corpus/$bug
 	why=
 	[ "$(head -n 1 "$d/bug.tsv" 2>/dev/null)" = "$hdr" ] || why="$why; bug.tsv: no header"
@@ -51,14 +50,6 @@ for bug in "$@"; do
 	for k in 6.1 6.12; do
 		grep -q '^+++ b/' "$d/$k.patch" 2>/dev/null || why="$why; $k.patch: not a patch"
 	done
-	if [ -z "$why" ]; then
-		pass=$((pass + 1))
-		echo "ok $n - $bug"
-	else
-		fail=$((fail + 1))
-		echo "# ${why#; }"
-		echo "not ok $n - $bug"
-	fi
+	if [ -z "$why" ]; then ok "$bug"; else bad "$bug" "${why#; }"; fi
 done
-echo "# $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+ktap_end

@@ -13,15 +13,13 @@ set --
 for s in "$top"/patches/*/series; do
 	set -- "$@" "$s"
 done
-echo "TAP version 13"
-echo "1..$(($# + 1))"
-n=0
-pass=0
-fail=0
-listed=$(mktemp)
-trap 'rm -f "$listed"' EXIT
+tmp=$(mktemp -d) || exit 2
+trap 'rm -rf "$tmp"' EXIT
+listed=$tmp/listed
+KTAP_BUF=$tmp/ktap
+# shellcheck source=tools/tests/ktap.sh
+. "$top/tools/tests/ktap.sh"
 for s in "$@"; do
-	n=$((n + 1))
 	d=$(dirname "$s")
 	name=${s#"$top"/}
 	why=
@@ -32,27 +30,15 @@ for s in "$@"; do
 	done
 	dups=$(echo "$entries" | sort | uniq -d)
 	[ -z "$dups" ] || why="$why; listed twice: $dups"
-	if [ -z "$why" ]; then
-		pass=$((pass + 1))
-		echo "ok $n - $name"
-	else
-		fail=$((fail + 1))
-		echo "# ${why#; }"
-		echo "not ok $n - $name"
-	fi
+	if [ -z "$why" ]; then ok "$name"; else bad "$name" "${why#; }"; fi
 done
 # every patch file of a series folder is listed by some series
-n=$((n + 1))
 unlisted=$(for p in "$top"/patches/*/[0-9]*.patch; do
 	grep -qx "$(realpath "$p")" "$listed" || echo "${p#"$top"/}"
 done)
 if [ -z "$unlisted" ]; then
-	pass=$((pass + 1))
-	echo "ok $n - every patch is in a series"
+	ok "every patch is in a series"
 else
-	fail=$((fail + 1))
-	echo "$unlisted" | sed 's/^/# not in a series: /'
-	echo "not ok $n - every patch is in a series"
+	bad "every patch is in a series" "$(echo "$unlisted" | sed 's/^/not in a series: /')"
 fi
-echo "# $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+ktap_end

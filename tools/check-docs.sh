@@ -79,32 +79,25 @@ paths_of() {
 		grep -vE '(^|/)[A-Z][A-Z0-9_]*(/|\.|$)' | grep -v '^build/' | sort -u
 }
 
-echo "TAP version 13"
-echo "1..$#"
-n=0
-pass=0
-fail=0
+KTAP_BUF=$tmp/ktap
+# shellcheck source=tools/tests/ktap.sh
+. "$(dirname "$0")/tests/ktap.sh"
 for doc in "$@"; do
-	n=$((n + 1))
 	code_of "$doc" >"$tmp/code"
 	bad=
 	for t in $(targets_of <"$tmp/code" | sort -u); do
 		grep -qx "$t" "$tmp/targets" || bad="$bad
-# $doc: make $t: no such target"
+$doc: make $t: no such target"
 	done
 	for p in $(paths_of <"$tmp/code"); do
 		grep -qx "${p%%/*}" "$tmp/top" || continue
 		[ -e "$p" ] || bad="$bad
-# $doc: $p: no such path"
+$doc: $p: no such path"
 	done
 	if [ -z "$bad" ]; then
-		pass=$((pass + 1))
-		echo "ok $n - $doc"
+		ok "$doc"
 	else
-		fail=$((fail + 1))
-		echo "$bad" | sed '/^$/d'
-		echo "not ok $n - $doc"
+		bad "$doc" "$(echo "$bad" | sed '/^$/d')"
 	fi
 done
-echo "# $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+ktap_end

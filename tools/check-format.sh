@@ -12,41 +12,37 @@ set -u
 top=${1:?usage: check-format.sh TOP STYLE}
 style=${2:-}
 cd "$top" || exit 2
-echo "TAP version 13"
+tmp=$(mktemp -d) || exit 2
+trap 'rm -rf "$tmp"' EXIT
 # Before the tarball is unpacked (make check runs first in make test), the
 # file comes out of Debian's tarball itself: it is near its start.
 tarball=/usr/src/linux-source-6.1.tar.xz
 if [ ! -r "$style" ] && [ -r "$tarball" ]; then
-	tmp=$(mktemp -d) || exit 2
-	trap 'rm -rf "$tmp"' EXIT
 	tar -xOf "$tarball" --occurrence=1 linux-source-6.1/.clang-format \
 		>"$tmp/.clang-format" 2>/dev/null && [ -s "$tmp/.clang-format" ] &&
 		style=$tmp/.clang-format
 fi
 if [ ! -r "$style" ]; then
+	echo "TAP version 13"
 	echo "1..0 # SKIP no kernel .clang-format at '$style' nor in $tarball (make deps)"
 	exit 0
 fi
 if ! command -v clang-format >/dev/null; then
+	echo "TAP version 13"
 	echo "1..0 # SKIP clang-format is not installed (make deps)"
 	exit 0
 fi
 files=$(for f in tools/*.c tools/*/*.c tools/*/*.h boot-tests/*/*.c boot-tests/*/*.h \
 	corpus/*/*.c patches/findings/*/*.c; do [ -f "$f" ] && echo "$f"; done | sort)
-echo "1..$(echo "$files" | wc -l)"
-n=0
-pass=0
-fail=0
+KTAP_BUF=$tmp/ktap
+# shellcheck source=tools/tests/ktap.sh
+. ./tools/tests/ktap.sh
 for f in $files; do
-	n=$((n + 1))
 	if out=$(clang-format --dry-run --Werror -style="file:$style" "$f" 2>&1); then
-		pass=$((pass + 1))
-		echo "ok $n - $f"
+		ok "$f"
 	else
-		fail=$((fail + 1))
-		echo "$out" | head -20 | sed 's/^/# /'
-		echo "not ok $n - $f"
+		bad "$f" "clang-format
+$(echo "$out" | head -20)"
 	fi
 done
-echo "# $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+ktap_end

@@ -32,27 +32,22 @@ done | sort -u)
 # one run over all of them, so that a script's sourced files are seen
 # shellcheck disable=SC2086 # file names without blanks
 out=$(shellcheck -f gcc $scripts 2>&1)
-echo "TAP version 13"
-echo "1..$(echo "$scripts" | wc -l)"
-n=0
-pass=0
-fail=0
-bad=$(echo "$out" | sed -n 's/^\([^:]*\):[0-9]*:[0-9]*: .*/\1/p' | sort -u)
+tmp=$(mktemp -d) || exit 2
+trap 'rm -rf "$tmp"' EXIT
+KTAP_BUF=$tmp/ktap
+# shellcheck source=tools/tests/ktap.sh
+. ./tools/tests/ktap.sh
+failed=$(echo "$out" | sed -n 's/^\([^:]*\):[0-9]*:[0-9]*: .*/\1/p' | sort -u)
 for f in $scripts; do
-	n=$((n + 1))
-	if ! echo "$bad" | grep -qxF "$f"; then
-		pass=$((pass + 1))
-		echo "ok $n - $f"
+	if ! echo "$failed" | grep -qxF "$f"; then
+		ok "$f"
 	else
-		fail=$((fail + 1))
-		echo "$out" | grep -F "$f:" | sed 's/^/# /'
-		echo "not ok $n - $f"
+		bad "$f" "shellcheck
+$(echo "$out" | grep -F "$f:")"
 	fi
 done
 # anything shellcheck said of no script of the list (it could not run)
 if [ -n "$out" ] && ! echo "$out" | grep -qE '^[^:]+:[0-9]+:[0-9]+: '; then
-	echo "$out" | sed 's/^/# /'
-	fail=$((fail + 1))
+	bad "shellcheck ran" "$out"
 fi
-echo "# $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+ktap_end
