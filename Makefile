@@ -64,11 +64,12 @@ endif
 # all (every object), size_t (every object, reporting size_t arithmetic
 # only, as upstream's UBSAN_INTEGER_WRAP did), or directories separated by
 # commas (net/packet,kernel/bpf; their subdirectories too). Each setting
-# has its own trees and outputs: $(BUILD_DIR)/<base>-uw-<setting>.
+# has its own trees and outputs: $(BUILD_DIR)/<base>-uw-<setting>. Only a
+# kernel whose series carries 0034 has the options (6.1 and 6.12 do).
 UNSIGNED_WRAP ?=
 ifneq ($(UNSIGNED_WRAP),)
-ifneq ($(KERNEL),6.1)
-$(error UNSIGNED_WRAP: patch 0034 has no $(KERNEL) port yet; it is a 6.1 setting)
+ifeq ($(shell grep -s -x '[./0-9]*0034-ubsan-Check-unsigned-wrap.*' $(TOP)/patches/$(KERNEL)/series),)
+$(error UNSIGNED_WRAP: patches/$(KERNEL)/series has no patch 0034 (unsigned wrap))
 endif
 endif
 comma := ,
