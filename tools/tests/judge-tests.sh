@@ -25,11 +25,7 @@ result() { # status name [diagnostic file]
 # A kit whose lists know none of the bugs: the rows of class bug and the
 # known bugs taken out, as if nobody had ever seen them.
 nobugs=$T/kit-nobugs
-mkdir -p "$nobugs/annotations"
-cp -r "$KIT/sanitizer-ignorelist" "$nobugs/"
-cp "$KIT/annotations/rules.tsv" "$nobugs/annotations/"
-awk -F'\t' '$4 != "bug"' "$KIT/annotations/sites.tsv" \
-	>"$nobugs/annotations/sites.tsv"
+sh "$(dirname "$0")/../kit-without-bugs.sh" "$KIT" "$nobugs"
 
 # The source lines the rules read, at their lines in 6.1.192's unpatched
 # tree (testdata/judge-src.lines: file, line, text), in a tree of their own.
