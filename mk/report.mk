@@ -38,19 +38,29 @@ $(RAW)/linux/vmlinux: $(RAW)/linux/.kit-config-stamp
 	@start=$$(date +%s); $(call KMAKE,$(RAW)/linux) bzImage || exit 1; \
 	touch $@; echo "raw kernel: built in $$(( $$(date +%s) - start )) s"
 
+# The raw kernel's guest: the same programs, packed without modules (the raw
+# tree builds bzImage only, and test-ubsan is not run on it).
+RAW_INITRAMFS := $(RAW)/boot-tests/initramfs.cpio
+## raw-boot        boot the raw kernel with every workload but test-ubsan, and triage it:
+##                 what a user of the integer checks sees without the kit (boots/raw)
+raw-boot: tools $(GUEST_NEEDS) $(RAW)/linux/vmlinux
+	@$(call GUEST_PACK,$(RAW)/boot-tests,)
+	@mkdir -p $(JOBS_DIR)
+	@w=$$(awk '$$1 != "test-ubsan" { print $$1 }' $(RAW)/boot-tests/workloads.list | paste -sd, -); \
+	$(call JOB_LINE,raw,$(OUT)/boots/raw,$(RAW)/linux/arch/x86/boot/bzImage,$(RAW_INITRAMFS), \
+		$(RAW)/linux/vmlinux,raw-$(BASE_NAME),-,$$w,-a $(ACCEL) -t $(BOOT_TIMEOUT) $(QEMU_OPTS)) \
+		>$(JOBS_DIR)/raw.jobs
+	@$(call RUN_JOBS,raw,$(JOBS_DIR)/raw.jobs)
+	@$(call TRIAGE_BOOT,raw,$(RAW)/linux)
+
 ## noise           sites raw (no ignorelist, no triage patches) against the kit, per class,
 ##                 group and idiom; checks kept; both perf bugs caught (for BASE)
-noise: tools boot boot-variants $(RAW)/linux/vmlinux
-	@w=$$(awk '$$1 != "test-ubsan" { print $$1 }' $(OUT)/boot-tests/workloads.list | paste -sd, -); \
-	$(call JOB_LINE,raw,$(OUT)/boots/raw,$(RAW)/linux/arch/x86/boot/bzImage,$(INITRAMFS), \
-		$(RAW)/linux/vmlinux,raw-$(BASE_NAME),-,$$w,-a $(ACCEL) -t $(BOOT_TIMEOUT) $(QEMU_OPTS)) \
-		>$(JOBS_DIR)/noise.jobs
-	@$(call RUN_JOBS,noise,$(JOBS_DIR)/noise.jobs)
-	@$(call TRIAGE_BOOT,raw,$(RAW)/linux)
+noise: tools boot boot-variants raw-boot
 	@$(call TRIAGE_BOOT,fixed,$(TREE))
 	@$(foreach v,$(REGRESSIONS),$(call TRIAGE_BOOT,$(v),$(OUT)/variants/$(v)) &&) true
 	@# noise.txt is renamed into place when noise.sh could write it whole
 	@NOISE_FUZZ_TSV='$(wildcard $(BUILD_DIR)/$(BASE_NAME)$(KV_NAME)-syz/fuzz/triage.tsv)' \
+		NOISE_TRIAGE=$(TRIAGE) NOISE_KIT=$(TOP) \
 		sh $(TOP)/report/noise.sh $(BASE_NAME) $(OUT)/boots/raw \
 		$(OUT)/boots/fixed $(RAW)/linux/vmlinux $(TREE)/vmlinux \
 		$(addprefix $(OUT)/boots/,$(REGRESSIONS)) >$(OUT)/noise.txt.tmp; st=$$?; \
