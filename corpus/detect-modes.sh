@@ -25,8 +25,7 @@ known=$out.known-bugs.tsv
 tmp=$out.tmp
 # a write failed: no table, and why
 nowrite() {
-	sh "$top/tools/space.sh" full "$out" 1 || echo "detect-modes: cannot write $1" >&2
-	rm -f "$tmp"
+	sh "$top/tools/space.sh" nowrite detect-modes "$out" "$1" "$tmp"
 	exit 2
 }
 sh "$here/tsv.sh" "$top/corpus" bug 2>/dev/null >"$corpus" || nowrite "$corpus"

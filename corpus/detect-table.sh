@@ -40,8 +40,7 @@ out=$detect/table.tsv
 tmp=$out.tmp
 # a write failed: no table, and why
 nowrite() {
-	sh "$top/tools/space.sh" full "$out" 1 || echo "detect-table: cannot write $1" >&2
-	rm -f "$tmp"
+	sh "$top/tools/space.sh" nowrite detect-table "$out" "$1" "$tmp"
 	exit 2
 }
 sh "$here/tsv.sh" "$top/corpus" bug 2>/dev/null >"$corpus" || nowrite "$corpus"

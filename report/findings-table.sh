@@ -56,8 +56,7 @@ for name; do
 	printf '%-16s %-8s %-24s %-24s %s\n' "$name" "$kernel" "$u" "$f" "$v"
 done
 if [ $werr = 1 ] || ! mv "$tmp" "$out"; then
-	sh "$top/tools/space.sh" full "$out" 1 || echo "findings-table: cannot write $out" >&2
-	rm -f "$tmp"
+	sh "$top/tools/space.sh" nowrite findings-table "$out" "$out" "$tmp"
 	exit 2
 fi
 exit $rc

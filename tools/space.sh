@@ -16,6 +16,13 @@
 #        space.sh full DIR MIB        after a failed write: exit 0 with the
 #                                     line if that filesystem is full (less
 #                                     than 1 MiB or no inode free), else 1
+#        space.sh nowrite WHO OUT FILE [SCRATCH...]
+#                                     after a failed write of FILE, a part
+#                                     of OUT that is written whole or not
+#                                     at all: the line if OUT's filesystem
+#                                     is full (as full OUT 1), else "WHO:
+#                                     cannot write FILE"; then SCRATCH...
+#                                     removed; exit 0 (the caller stops)
 #        space.sh run [-q] DIR MIB CMD...
 #                                     need, then CMD, its stderr copied aside
 #                                     (-q: kept back, not shown as it
@@ -89,6 +96,14 @@ full() { # DIR MIB
 	return 1
 }
 
+nowrite() { # WHO OUT FILE [SCRATCH...]
+	who=$1 file=$3
+	full "$2" 1 || echo "$who: cannot write $file" >&2
+	shift 3
+	rm -f -- "$@"
+	return 0
+}
+
 enospc='No space left on device|Disk quota exceeded|not enough space|out of disk space'
 
 run() { # [-q] DIR MIB CMD...
@@ -159,7 +174,7 @@ unpacked() { # TARBALL -> MiB
 	awk -v b="$b" 'BEGIN { printf "%d\n", b * 9 / 8 / 1048576 + 1 }'
 }
 
-[ $# -ge 1 ] || die "usage: space.sh need|full|run|size|kbuild|unpacked ..."
+[ $# -ge 1 ] || die "usage: space.sh need|full|nowrite|run|size|kbuild|unpacked ..."
 verb=$1
 shift
 case $verb in
@@ -167,6 +182,10 @@ need | full)
 	[ $# -eq 2 ] || die "usage: space.sh $verb DIR MIB"
 	case $2 in '' | *[!0-9]*) die "$verb: MIB must be a number, not '$2'" ;; esac
 	"$verb" "$@"
+	;;
+nowrite)
+	[ $# -ge 3 ] || die "usage: space.sh nowrite WHO OUT FILE [SCRATCH...]"
+	nowrite "$@"
 	;;
 run) run "$@" ;;
 kbuild)

@@ -35,18 +35,14 @@
 
 #include "census.h"
 
-#define NREGS 16
 #define FLAGS (1u << NREGS)
 #define ALL ((1u << NREGS) - 1)
 #define REG(r) (1u << (r))
 #define RAX 0
 #define RDX 2
 #define RSP 4
-#define RDI 7
 /* the arguments of a call, System V: rdi rsi rdx rcx r8 r9 */
 #define ARGS 0x03c6
-/* clobbered by a call: rax rcx rdx rsi rdi r8-r11 */
-#define CALLER_SAVED 0x0fc7
 /* preserved by a call: rbx rsp rbp r12-r15 */
 #define CALLEE_SAVED 0xf038
 #define SIDE_STEPS 64
@@ -65,33 +61,10 @@ static int starts(const char *m, const char *p)
 	return !strncmp(m, p, strlen(p));
 }
 
-/* m is base, or base and a size suffix */
-static int sized(const char *m, const char *base)
-{
-	size_t n = strlen(base);
-
-	return !strncmp(m, base, n) &&
-	       (!m[n] || (strchr("bwlq", m[n]) && !m[n + 1]));
-}
-
-static int sized_list(const char *m, const char *const *list)
-{
-	for (; *list; list++)
-		if (sized(m, *list))
-			return 1;
-	return 0;
-}
-
-/* Not modelled: implicit operands, string and system instructions. */
-static const char *const opaque[] = {
-	"lock",	      "rep",   "repe",	 "repne",  "xchg",    "cmpxchg",
-	"xadd",	      "mul",   "div",	 "idiv",   "cqto",    "cltd",
-	"cltq",	      "cwtl",  "cpuid",	 "rdtsc",  "rdtscp",  "rdmsr",
-	"wrmsr",      "rdpmc", "xgetbv", "movs",   "stos",    "lods",
-	"scas",	      "cmps",  "ins",	 "outs",   "in",      "out",
-	"enter",      "leave", "rdrand", "rdseed", "syscall", "sysret",
-	"swapgs",     "xsave", "xrstor", "fxsave", "fxrstor", "cmpxchg8b",
-	"cmpxchg16b", NULL,
+/* Not modelled beyond insn_unmodelled()'s: system instructions, which read
+ * registers or state they do not name. */
+static const char *const system_insns[] = {
+	"wrmsr", "out", "swapgs", "xsave", "xrstor", "fxsave", "fxrstor",
 };
 
 /* The registers of operand s (n bytes): its register, or the ones its
@@ -129,7 +102,8 @@ static void insn_use(const struct insn *in, struct use *u)
 	if (starts(m, "nop"))
 		return;
 	ops_split(in->ops, &o);
-	if (sized_list(m, opaque) || (starts(m, "imul") && o.count == 1)) {
+	if (insn_unmodelled(m, &o) ||
+	    mnem_sized_in(m, system_insns, ARRAY_SIZE(system_insns))) {
 		u->reads = ALL | FLAGS;
 		u->clobbers = ALL | FLAGS;
 		return;
@@ -144,7 +118,8 @@ static void insn_use(const struct insn *in, struct use *u)
 			     starts(m, "rcr") ?
 		     FLAGS :
 		     0;
-	if (sized(m, "cmp") || sized(m, "test") || sized(m, "bt")) {
+	if (mnem_sized(m, "cmp") || mnem_sized(m, "test") ||
+	    mnem_sized(m, "bt")) {
 		u->reads = src | dregs;
 		u->writes = FLAGS;
 		u->cmp = 1;
@@ -305,22 +280,6 @@ static int check_added(const struct insn *v, size_t n, long b, long pass,
 	return added;
 }
 
-/* "$-0x7e5f0f40" */
-static int imm_value(const char *s, size_t n, unsigned long *v)
-{
-	char buf[40], *end;
-
-	if (n < 2 || n >= sizeof(buf) || s[0] != '$')
-		return -1;
-	memcpy(buf, s + 1, n - 1);
-	buf[n - 1] = 0;
-	if (buf[0] == '-')
-		*v = -strtoul(buf + 1, &end, 0);
-	else
-		*v = strtoul(buf, &end, 0);
-	return *end ? -1 : 0;
-}
-
 /* The static data an instruction puts in %rdi: 0 if not a constant. */
 static unsigned long rdi_value(const struct insn *in)
 {
@@ -331,7 +290,7 @@ static unsigned long rdi_value(const struct insn *in)
 	ops_split(in->ops, &o);
 	if (o.count != 2 || reg_parse(o.s[1], o.n[1], &w) != RDI || !w)
 		return 0;
-	if (starts(in->mnem, "mov") && !imm_value(o.s[0], o.n[0], &v))
+	if (starts(in->mnem, "mov") && !imm_parse(o.s[0], o.n[0], &v))
 		return w == 32 ? v & 0xffffffffUL : v;
 	if (!strcmp(in->mnem, "leaq") && in->comment_addr &&
 	    memmem(o.s[0], o.n[0], "(%rip)", 6))

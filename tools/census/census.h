@@ -133,6 +133,12 @@ enum flow insn_flow(const char *mnem);
 const struct handler *insn_handler(const struct insn *in);
 /* the index of the instruction at addr in v, -1 if none */
 long insn_index(const struct insn *v, size_t n, unsigned long addr);
+
+#define NREGS 16
+#define RDI 7
+/* clobbered by a call (System V and the kernel): rax rcx rdx rsi rdi r8-r11 */
+#define CALLER_SAVED 0x0fc7
+
 /* the register "%name" (0-15: rax rcx rdx rbx rsp rbp rsi rdi r8-r15) and
  * its width (64, 32; 0 if narrower); -1 if not a register */
 int reg_parse(const char *s, size_t n, int *width);
@@ -145,6 +151,19 @@ struct operands {
 
 /* Split "a, b(%x,%y), c" at the commas outside parentheses. */
 void ops_split(const char *s, struct operands *o);
+/* "$-0x7e000000" or "$0x1234": a sign-extended immediate; 0 on success */
+int imm_parse(const char *s, size_t n, unsigned long *v);
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* mnemonic m is base, or base and a b/w/l/q size suffix */
+int mnem_sized(const char *m, const char *base);
+/* m is one of list[0..n), each with or without a size suffix */
+int mnem_sized_in(const char *m, const char *const *list, size_t n);
+/* An instruction (mnemonic m, operands o) that writes registers it does
+ * not name last, or that these readers do not model: they forget every
+ * register at it. */
+int insn_unmodelled(const char *m, const struct operands *o);
 
 /* ---- branches.c ---- */
 

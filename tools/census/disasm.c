@@ -22,10 +22,6 @@
 
 #include "census.h"
 
-#define NREGS 16
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-#define RDI 7
-
 /* ---- registers ---- */
 
 #define MAXV 32
@@ -55,8 +51,6 @@ static const char *const reg_names[NREGS][4] = {
 /* the high bytes of the first four */
 static const char *const reg_high[] = { "ah", "ch", "dh", "bh" };
 
-/* clobbered by a call (System V and the kernel): rax rcx rdx rsi rdi r8-r11 */
-#define CALLER_SAVED 0x0fc7
 #define ALL_REGS 0xffff
 
 /* Mnemonics (with or without a b/w/l/q size suffix) that write registers
@@ -223,18 +217,30 @@ void ops_split(const char *s, struct operands *o)
 	}
 }
 
-/* m is one of list, or one of list and a size suffix */
-static int sized_in(const char *m, const char *const *list, size_t n)
+/* m is base, or base and a size suffix */
+int mnem_sized(const char *m, const char *base)
 {
-	size_t i, len;
+	size_t n = strlen(base);
 
-	for (i = 0; i < n; i++) {
-		len = strlen(list[i]);
-		if (!strncmp(m, list[i], len) &&
-		    (!m[len] || (strchr("bwlq", m[len]) && !m[len + 1])))
+	return !strncmp(m, base, n) &&
+	       (!m[n] || (strchr("bwlq", m[n]) && !m[n + 1]));
+}
+
+/* m is one of list, or one of list and a size suffix */
+int mnem_sized_in(const char *m, const char *const *list, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (mnem_sized(m, list[i]))
 			return 1;
-	}
 	return 0;
+}
+
+int insn_unmodelled(const char *m, const struct operands *o)
+{
+	return mnem_sized_in(m, forget_all, ARRAY_SIZE(forget_all)) ||
+	       (!strncmp(m, "imul", 4) && o->count == 1);
 }
 
 static int prefix_in(const char *m, const char *const *list, size_t n)
@@ -248,7 +254,7 @@ static int prefix_in(const char *m, const char *const *list, size_t n)
 }
 
 /* "$-0x7e000000" or "$0x1234": a sign-extended immediate */
-static int imm_parse(const char *s, size_t n, unsigned long *v)
+int imm_parse(const char *s, size_t n, unsigned long *v)
 {
 	char buf[40];
 	char *end;
@@ -287,8 +293,7 @@ static void insn_apply(const struct insn *in, struct regs *r)
 	unsigned long v;
 
 	ops_split(in->ops, &o);
-	if (sized_in(in->mnem, forget_all, ARRAY_SIZE(forget_all)) ||
-	    (!strncmp(in->mnem, "imul", 4) && o.count == 1)) {
+	if (insn_unmodelled(in->mnem, &o)) {
 		regs_forget(r, ALL_REGS);
 		return;
 	}

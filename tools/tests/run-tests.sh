@@ -527,21 +527,17 @@ st=$?
 	"$TMPDIR_T/kb.json" && ok "--kit: corpus/*/known-bugs.tsv in folder order" ||
 	bad "--kit: corpus/*/known-bugs.tsv in folder order" \
 		"status $st: $(grep reason "$TMPDIR_T/kb.json")"
+kbbad() { # line name: --kit stops, exit 2, naming c-none's known-bugs.tsv:LINE
+	"$TRIAGE" --kit "$kb" "$TMPDIR_T/one.log" >/dev/null 2>"$TMPDIR_T/err"
+	st=$?
+	[ $st -eq 2 ] && grep -qF "$kb/corpus/c-none/known-bugs.tsv:$1: " "$TMPDIR_T/err" &&
+		ok "$2" || bad "$2" "status $st: $(cat "$TMPDIR_T/err")"
+}
 printf 'name\tfile\tfunction\n' >"$kb/corpus/c-none/known-bugs.tsv"
-"$TRIAGE" --kit "$kb" "$TMPDIR_T/one.log" >/dev/null 2>"$TMPDIR_T/err"
-st=$?
-[ $st -eq 2 ] && grep -qF "$kb/corpus/c-none/known-bugs.tsv:1: " "$TMPDIR_T/err" &&
-	ok "a known-bugs.tsv with a bad header: exit 2, file:line" ||
-	bad "a known-bugs.tsv with a bad header: exit 2, file:line" \
-		"status $st: $(cat "$TMPDIR_T/err")"
+kbbad 1 "a known-bugs.tsv with a bad header: exit 2, file:line"
 { kbrow c-none; printf '# a comment\nc-none-2\tlib/b.c\tf\n'; } \
 	>"$kb/corpus/c-none/known-bugs.tsv"
-"$TRIAGE" --kit "$kb" "$TMPDIR_T/one.log" >/dev/null 2>"$TMPDIR_T/err"
-st=$?
-[ $st -eq 2 ] && grep -qF "$kb/corpus/c-none/known-bugs.tsv:4: " "$TMPDIR_T/err" &&
-	ok "a known-bugs.tsv row without a kind: exit 2, file:line" ||
-	bad "a known-bugs.tsv row without a kind: exit 2, file:line" \
-		"status $st: $(cat "$TMPDIR_T/err")"
+kbbad 4 "a known-bugs.tsv row without a kind: exit 2, file:line"
 
 # A syz-manager run that saved no crash: its workdir has corpus.db and no
 # crashes/. That is a result (no crash), not an error; a folder with
