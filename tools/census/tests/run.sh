@@ -13,16 +13,10 @@ set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 t=$TMPDIR_T
 mkdir -p "$t"
-n=0
-pass=0
-fail=0
-ok() { n=$((n + 1)); pass=$((pass + 1)); echo "ok $n - $1"; }
-bad() { n=$((n + 1)); fail=$((fail + 1)); echo "not ok $n - $1"; }
-skip() { n=$((n + 1)); pass=$((pass + 1)); echo "ok $n - $1 # SKIP $2"; }
+KTAP_BUF=$t/ktap
+# shellcheck source=tools/tests/ktap.sh
+. "$here/../tests/ktap.sh"
 check() { if [ "$1" -eq 0 ]; then ok "$2"; else bad "$2"; fi; }
-
-echo "TAP version 13"
-echo "1..10"
 
 # build NAME CFLAGS LDFLAGS: the test program, compiled from the census
 # folder so that its sites read tests/sample.c, tests/include/sample.h
@@ -94,6 +88,4 @@ else
 	skip "a real vmlinux" "no VMLINUX"
 fi
 
-echo "# $pass passed, $fail failed"
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+ktap_end

@@ -18,18 +18,12 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 t=$TMPDIR_T
 rm -rf "$t" && mkdir -p "$t" || exit 2
-n=0
-pass=0
-fail=0
-ok() { n=$((n + 1)); pass=$((pass + 1)); echo "ok $n - $1"; }
-bad() { n=$((n + 1)); fail=$((fail + 1)); echo "not ok $n - $1"; }
-skip() { n=$((n + 1)); pass=$((pass + 1)); echo "ok $n - $1 # SKIP $2"; }
+KTAP_BUF=$t/ktap
+# shellcheck source=tools/tests/ktap.sh
+. "$here/../../tests/ktap.sh"
 check() { if [ "$1" -eq 0 ]; then ok "$2"; else bad "$2"; fi; }
-diag() { sed 's/^/# /' "$@"; }
 
 TESTS=9
-echo "TAP version 13"
-echo "1..$TESTS"
 
 # the kernel's code generation and integer checks (scripts/Makefile.ubsan)
 cflags="-O2 -g -ffreestanding -fno-builtin -fno-pic -fno-stack-protector
@@ -77,15 +71,14 @@ if ! command -v "$CLANG" >/dev/null 2>&1 || ! command -v "$QEMU" >/dev/null 2>&1
 		i=$((i + 1))
 		skip "hot-checks test $i" "no $CLANG or no $QEMU"
 	done
-	echo "# $pass passed, $fail failed"
-	echo "$pass passed, $fail failed"
-	exit 0
+	ktap_end
+	exit
 fi
 
 { build san "$san" && build none ""; } >"$t/build.log" 2>&1
 rc=$?
 check $rc "build the test guest with and without the integer checks ($CLANG)"
-[ $rc -eq 0 ] || diag "$t/build.log"
+[ $rc -eq 0 ] || diag <"$t/build.log"
 
 # 2. every check has its own conditional jump, before its handler call
 "$CENSUS" -q --branches -o "$t/census.tsv" "$t/san.elf" 2>"$t/census.err" &&
@@ -99,7 +92,7 @@ boot san
 rc=$?
 [ $rc -eq 65 ] && grep -q '^reports=6$' "$t/san.console" && [ -s "$t/san.counts" ]
 check $? "the guest runs under the plugin: exit 65, 6 reports, counts written (QEMU exit $rc)"
-[ $rc -eq 65 ] || diag "$t/san.qemu"
+[ $rc -eq 65 ] || diag <"$t/san.qemu"
 
 # 4. the plugin's counts, per function, are the loops' trip counts
 "$HOT" report -n 5 -o "$t/hot.tsv" "$t/census.tsv" "$t/san.counts" >"$t/report.txt" 2>&1
@@ -112,7 +105,7 @@ check $? "executions per function: $got (report exit $rc)"
 awk -F '\t' 'NR == 2 { exit !($8 == "add_loop" && $2 == 1000 && $6 == 1) }' "$t/hot.tsv" &&
 	grep -q '^hot-checks: 5 checks at 5 jumps (5 counted); 4 checks ran' "$t/report.txt"
 check $? "report: the checks by cost, add_loop's first; totals"
-diag "$t/report.txt"
+diag <"$t/report.txt"
 
 # 6. the estimate of instructions added is a lower bound of the measured
 # difference (the reference has no checks; the same jumps are counted)
@@ -145,6 +138,4 @@ rc=$?
 [ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -q 'unknown argument bogus=1' "$t/bad.qemu"
 check $? "the plugin rejects an unknown argument (QEMU exit $rc)"
 
-echo "# $pass passed, $fail failed"
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+ktap_end
