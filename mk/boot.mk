@@ -42,6 +42,9 @@ boot-variants: initramfs variants tools
 
 SOAK_BOOTS ?= 100
 SOAK_JOBS ?= 2
+# make soak's exit status is report/soak.sh's (the runner's is left to it: a job
+# that never finished is a lost log); QEMUs of this run still alive are
+# found by the run's folder on their command line (the console's path).
 ## soak            boot the kit's kernel SOAK_BOOTS (100) times, SOAK_JOBS (2) at a time: lost logs, QEMU left, flaky verdicts, boot times
 soak: BOOT_JOBS = $(SOAK_JOBS)
 soak: initramfs tools
@@ -52,5 +55,6 @@ soak: initramfs tools
 			-a $(ACCEL) -t $(BOOT_TIMEOUT) $(QEMU_OPTS)); \
 	done >$(JOBS_DIR)/soak.jobs
 	@$(call RUN_JOBS,soak,$(JOBS_DIR)/soak.jobs,-F) | tee $(OUT)/soak.log; \
-	sh $(TOP)/report/soak.sh $(JOBS_DIR)/soak.jobs \
-		$(JOBS_DIR)/$(HOSTS_WD)/runs/soak/joblog runs/soak/ | tee -a $(OUT)/soak.log
+	sh $(TOP)/report/soak.sh $(JOBS_DIR)/soak.jobs $(JOBS_DIR)/$(HOSTS_WD)/runs/soak/joblog \
+		$(JOBS_DIR)/$(HOSTS_WD)/runs/soak/ >$(OUT)/soak.tap; st=$$?; \
+	cat $(OUT)/soak.tap; cat $(OUT)/soak.tap >>$(OUT)/soak.log; exit $$st

@@ -18,7 +18,10 @@
 # and is named with the runner's verdict and the first failed check.
 # Prints one KTAP line per property and the boot-time distribution (the
 # runner's wall_s: median, p95, max), then the plain summary line.
-# Exit status 0 when no log was lost, no QEMU was left and nothing flipped.
+# The boots are of the kit's fixed kernel: a common verdict other than PASS
+# fails too (a kernel that fails every time is not flaky, but broken).
+# Exit status 0 when no log was lost, no QEMU was left, nothing flipped
+# and the verdict is PASS.
 set -u
 [ $# -eq 3 ] || {
 	echo "usage: $0 JOBLIST JOBLOG QEMU-PATTERN" >&2
@@ -67,6 +70,7 @@ awk -F"$tab" '$2 == "lost" { print "lost: " $1 " (" $5 ")" }' "$tmp/boots" | dia
 check "$left" "$left QEMU left"
 check "$flaky" "verdict the same every time (${common:-none}): $flaky flipped"
 awk -F"$tab" '{ print "flaky: " $1 " " $3 " (" $5 ")" }' "$tmp/flaky" | diag
+check "$([ "$common" = PASS ]; echo $?)" "the common verdict is PASS (${common:-none})"
 awk -F'\t' '$4 != "-" { print $4 }' "$tmp/boots" | sort -n | awk '
 	{ t[NR] = $1 }
 	END {

@@ -22,7 +22,10 @@
 #            sites they explained join the ignores (syzkaller/ignores.sh)
 # Environment: FUZZ_PROCS (executor processes per VM, 2), FUZZ_HTTP
 # (syz-manager's web UI, for example 127.0.0.1:56741; none by default),
-# QEMU_EXTRA (more QEMU arguments).
+# QEMU_EXTRA (more QEMU arguments), FUZZ_SYSCALLS (syzkaller's
+# enable_syscalls: the only calls it may generate, names or patterns such
+# as "getpid uname ioctl$TIOCGWINSZ", separated by spaces or commas; all
+# the kernel has by default).
 #
 # The VMs boot an initramfs made for the run (OUT/vm/): busybox, the
 # host's sshd and sftp-server with their libraries, syzkaller/vm-init.sh as
@@ -38,7 +41,7 @@
 # is left.
 #
 # Exit status: 0 when the run executed programs and raised no site that
-# the kit cannot explain; 1 otherwise.
+# the kit cannot explain; 1 otherwise; 2 on a bad FUZZ_SYSCALLS.
 set -eu
 
 [ $# -ge 7 ] || {
@@ -48,6 +51,20 @@ set -eu
 kit=$1 syz=$2 tree=$3 out=$4 minutes=$5 vms=$6 triage=$7
 shift 7
 procs=${FUZZ_PROCS:-2}
+# syzkaller's enable_syscalls, as JSON: a name is letters, digits, _ and $,
+# with * as a wildcard (not expanded here: set -f)
+syscalls=
+set -f
+for c in $(printf '%s' "${FUZZ_SYSCALLS:-}" | tr ',\t\n' '   '); do
+	case $c in
+	*[!A-Za-z0-9_\$*]*)
+		echo "fuzz: FUZZ_SYSCALLS: '$c' is no syscall name (letters, digits, _, \$, *)" >&2
+		exit 2
+		;;
+	esac
+	syscalls="${syscalls:+$syscalls, }\"$c\""
+done
+set +f
 for f in "$syz/bin/syz-manager" "$syz/bin/linux_amd64/syz-executor" \
 	"$tree/arch/x86/boot/bzImage" "$tree/vmlinux"; do
 	[ -e "$f" ] || {
@@ -55,6 +72,11 @@ for f in "$syz/bin/syz-manager" "$syz/bin/linux_amd64/syz-executor" \
 		exit 1
 	}
 done
+# a kernel without KCOV gives syzkaller no coverage: not a fuzzing kernel
+grep -qx CONFIG_KCOV=y "$tree/.config" 2>/dev/null || {
+	echo "fuzz: $tree/.config has no CONFIG_KCOV=y: not a fuzzing kernel (kconfig/syzkaller.config)" >&2
+	exit 1
+}
 mkdir -p "$out/workdir"
 out=$(cd "$out" && pwd)
 workdir=$out/workdir
@@ -132,6 +154,7 @@ cat >"$out/manager.cfg" <<EOF
 	"procs": $procs,
 	"sandbox": "none",
 	"reproduce": false,
+$([ -z "$syscalls" ] || printf '\t"enable_syscalls": [%s],' "$syscalls")
 	"type": "qemu",
 	"ignores": $(cat "$out/ignores.json"),
 	"vm": {
