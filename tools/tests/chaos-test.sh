@@ -179,7 +179,8 @@ fingerprint() {
 did() { # log
 	awk '
 	/^  UNPACK / { a["unpacked"] = 1 }
-	/^  COPY / { a["copied the tree"] = 1 }
+	/^  COPY    \// { a["copied the tree"] = 1 }
+	/^  CONFIG  / { a["reconfigured"] = 1 }
 	/^  UPDATE / { a["patched"] = 1 }
 	/^kernel: built/ { a["rebuilt the kernel"] = 1 }
 	/^  VARIANT / { v++ }
