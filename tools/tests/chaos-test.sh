@@ -106,12 +106,12 @@ set_kill() {
 		prep="rm -f $variant/arch/x86/boot/bzImage" trigger="copy-tree.sh $tree " delay=20 \
 			rebuild=variant ;;
 	variant-kbuild)
-		prep="rm -f $variant/arch/x86/boot/bzImage" trigger="make -C $variant " delay=100 \
+		prep="rm -f $variant/arch/x86/boot/bzImage" trigger="^make -C $variant " delay=100 \
 			rebuild=variant ;;
 	tools)
 		prep="rm -f $dir/tools/ubsan-triage" trigger="-o $dir/tools/ubsan-triage " delay=10 ;;
 	perf)
-		prep="rm -f $dir/perf/perf" trigger="make -s -C $src/tools/perf " delay=50 ;;
+		prep="rm -f $dir/perf/perf" trigger="^make -s -C $src/tools/perf " delay=50 ;;
 	initramfs)
 		prep="rm -f $out/boot-tests/initramfs.cpio" trigger='mkinitramfs\.sh' delay=10 ;;
 	boot)
@@ -119,11 +119,11 @@ set_kill() {
 	variant-boot)
 		trigger='qemu-system-x86_64 .*kit\.workloads=perf-' delay=20 ;;
 	triage)
-		trigger='ubsan-triage --kit [^ ]* (--vmlinux [^ ]* )?--(tsv|json) -o ' ;;
+		trigger='^[^ ]*/ubsan-triage --kit [^ ]* (--vmlinux [^ ]* )?--(tsv|json) -o ' ;;
 	triage-verdict)
-		trigger="ubsan-triage --kit [^ ]* --vmlinux [^ ]* --(tsv|json) -o $out/boots/" ;;
+		trigger="^$dir/tools/ubsan-triage --kit [^ ]* --vmlinux [^ ]* --(tsv|json) -o $out/boots/" ;;
 	verdict)
-		trigger="report/verdict\\.sh $out/boots/" ;;
+		trigger="^/bin/sh [^ ]*/report/verdict\\.sh $out/boots/" ;;
 	*) return 1 ;;
 	esac
 }
