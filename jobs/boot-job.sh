@@ -81,6 +81,27 @@ parent=$(dirname "$out")
 base=$(basename "$out")
 tmp=$parent/.partial/$base
 trap 'exit 75' HUP INT TERM
+
+# Under run-jobs.sh on this machine (KIT_JOBS_RUNNER: its pid), the job
+# ends when the runner does. GNU parallel starts each job in a process
+# group of its own, which a SIGKILL of make's group (a CI timeout, a
+# killed session) does not reach: the job lived on, QEMU with it, and
+# kept the build directory's lock (an inherited descriptor) until its
+# boot ended, so that the next make was refused (make chaos found it). A
+# watcher that holds none of the job's files ends the job's group
+# (boot-job.sh, run-qemu.sh, QEMU, the triage) once the runner is gone;
+# the next run of the same jobs resumes them.
+if [ -n "${KIT_JOBS_RUNNER:-}" ] &&
+	[ "$(ps -o pgid= -p $$)" != "$(ps -o pgid= -p "$KIT_JOBS_RUNNER")" ]; then
+	job=$$
+	(
+		exec </dev/null >/dev/null 2>&1 9>&-
+		while kill -0 "$job" 2>/dev/null; do
+			kill -0 "$KIT_JOBS_RUNNER" 2>/dev/null || { kill -TERM 0; exit 0; }
+			sleep 1
+		done
+	) &
+fi
 # A full disk is a host fault, in one line (run-qemu.sh's too), and the
 # scratch directory goes: nothing of this attempt is left to count.
 need=16

@@ -241,6 +241,10 @@ else
 	set -- "$@" -j "$jobs"
 fi
 
+# A job here ends if this script is killed (boot-job.sh): GNU parallel puts
+# each job in a process group of its own, which a kill of make's misses.
+KIT_JOBS_RUNNER=$$
+export KIT_JOBS_RUNNER
 echo "run-jobs: $run: $n job(s) on $where$([ $resume = 1 ] && echo ", resuming $rundir/joblog")"
 # --ungroup: a failed attempt's output (its host fault) is shown too
 (cd "$dir" && parallel --ungroup "$@" "sh kit/$khash/jobs/boot-job.sh -f runs/$run/spec/{}" \

@@ -10,7 +10,7 @@ CHECKS := tools runner disk ignores shell format lock inputs docs corpus series
 # the kernel tree's .clang-format: the unpacked 6.1 tarball's, if any
 CLANG_FORMAT_STYLE ?= $(BUILD_DIR)/src/linux-source-6.1/.clang-format
 PEER_LOGS ?= $(abspath $(TOP)/../shared/peer-logs)
-.PHONY: $(addprefix check-,$(CHECKS)) check-run test-runner
+.PHONY: $(addprefix check-,$(CHECKS)) check-run test-runner chaos
 
 ## check           the tests that need no kernel, KTAP: tools, runner selftest, shellcheck,
 ##                 clang-format, a full disk, the lock, bad inputs, docs, corpus and
@@ -118,3 +118,19 @@ test-kcidb: kcidb $(AJV)
 	@sh $(TOP)/tools/kcidb/test-kcidb.sh $(AJV) $(NPM_DIR)/node_modules/ajv-formats \
 		$(TOP)/tools/kcidb/schema.json $(KCIDB_DOC) \
 		$(TRIAGE) $(TOP) $(KCIDB_CHECKOUT) $(PEER_LOGS)
+
+# make chaos (issue 30): the tiny 6.1 pipeline (kernel, boots, verdicts)
+# killed 22 times over its twelve stages, with SIGINT, SIGTERM and SIGKILL
+# in turn, each kill followed by an undisturbed rerun that must end with
+# what an undisturbed run ended with (tools/tests/chaos-test.sh,
+# docs/chaos.md). Its own build directory, emptied first; its Kbuild
+# runs take KBUILD_LOCK like every other.
+CHAOS_DIR ?= $(BUILD_DIR)/chaos
+CHAOS_SEED ?= 1
+## chaos           kill the tiny 6.1 pipeline 22 times over every stage, rerun, compare with an
+##                 undisturbed run (CHAOS_DIR, CHAOS_SEED; about 45 min; docs/chaos.md)
+chaos:
+	@[ '$(abspath $(CHAOS_DIR))' != '$(BUILD_DIR)' ] || \
+		{ echo "chaos: CHAOS_DIR must not be the build directory"; exit 2; }
+	@CHAOS_SEED='$(CHAOS_SEED)' JOBS='$(JOBS)' LLVM_NM=$(LLVM_BIN)/llvm-nm \
+		sh $(TOP)/tools/tests/chaos-test.sh $(TOP) $(abspath $(CHAOS_DIR)) $(abspath $(KBUILD_LOCK))

@@ -165,6 +165,50 @@ else
 	bad "a make holds the build directory again" "$(cat "$tmp/holder.log")"
 fi
 
+# SIGKILL a make while it boots: GNU parallel runs each boot job in a
+# process group of its own, out of the kill's reach; the job must end with
+# its runner (jobs/boot-job.sh), its QEMU with it, and free the lock. The
+# make is make-lock.sh running run-jobs.sh as a recipe would, on a stand-in
+# QEMU that never ends, and a stand-in triage.
+f=$tmp/fake
+mkdir -p "$f/bin"
+printf '#!/bin/sh\nwhile :; do sleep 1; done\n' >"$f/bin/qemu-system-x86_64"
+printf '#!/bin/sh\nexit 0\n' >"$f/triage"
+chmod +x "$f/bin/qemu-system-x86_64" "$f/triage"
+echo kernel >"$f/bzImage"
+echo initramfs >"$f/initramfs"
+printf 'lock\t%s\t%s\t%s\t-\tb\t-\tall\t-a tcg -t 300\n' "$f/out" "$f/bzImage" "$f/initramfs" \
+	>"$f/jobs"
+PATH=$f/bin:$PATH setsid sh "$top/tools/make-lock.sh" run "$b/.make.lock" 0 "$b" "make boot" \
+	sh "$top/jobs/run-jobs.sh" -n lock -d "$f/run" -K "$top" -T "$f/triage" "$f/jobs" \
+	>"$tmp/boot.log" 2>&1 </dev/null &
+boot=$!
+# the stand-in runs as "/bin/sh $f/bin/qemu-system-x86_64 ..." (its second
+# or third word; awk's own "q=..." argument does not start with it)
+fake_qemu() {
+	ps -eo pid=,args= | awk -v q="$f/bin/qemu" '
+		index($2, q) == 1 || index($3, q) == 1 { print $1 }'
+}
+qemu_runs() { [ -n "$(fake_qemu)" ]; }
+qemu_gone() { [ -z "$(fake_qemu)" ]; }
+lock_free() { [ -z "$(sh "$top/tools/make-lock.sh" probe "$b/.make.lock" "$b")" ]; }
+if wait_for 60 qemu_runs; then
+	kill -KILL -"$boot"
+	wait "$boot"
+	why=
+	wait_for 10 qemu_gone || why="QEMU still runs 10 s after"
+	wait_for 5 lock_free || why="${why:+$why; }the lock is still held"
+	check "a make SIGKILLed during a boot leaves no QEMU and frees the lock" "$why" "$tmp/boot.log"
+	sh "$top/tools/make-lock.sh" probe "$b/.make.lock" "$b" >&2
+	# this test's own leftovers
+	for q in $(fake_qemu); do kill -KILL "$q" 2>/dev/null; done
+else
+	kill -KILL -"$boot" 2>/dev/null
+	bad "a make SIGKILLed during a boot leaves no QEMU and frees the lock" \
+		"the stand-in QEMU never ran: $(tail -5 "$tmp/boot.log")"
+fi
+wait_for 30 lock_free
+
 kmake KBUILD_LOCK="$b/.make.lock" tools >"$tmp/out" 2>"$tmp/err"
 rc=$?
 check "KBUILD_LOCK cannot be the build directory's lock (Kbuild would wait forever)" \
