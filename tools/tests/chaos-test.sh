@@ -203,16 +203,6 @@ rerun() { # name
 	secs=$(($(date +%s) - t0))
 }
 
-# wait up to $1 seconds for CMD to succeed
-wait_for() {
-	w_n=$(($1 * 10))
-	shift
-	while ! "$@" && [ $w_n -gt 0 ]; do
-		sleep 0.1
-		w_n=$((w_n - 1))
-	done
-	"$@"
-}
 group_gone() { [ -z "$(ps -eo pgid= | awk -v pg="$pg" '$1 == pg')" ]; }
 no_qemu() { [ -z "$(run_procs | awk '/qemu-system-x86_64/')" ]; }
 lock_free() { flock -n "$dir/.make.lock" true; }

@@ -11,6 +11,8 @@
 #   ktap_end                 prints "TAP version 13", "1..N", the results,
 #                            then the plain line "N passed, M failed";
 #                            returns 1 if a check failed
+#   wait_for SECONDS CMD...  runs CMD every 0.1 s until it succeeds or
+#                            SECONDS have passed; CMD's last status
 # Results are kept until ktap_end so that the plan comes first. A test
 # name holds no '#'. Skips are neither passed nor failed.
 : "${KTAP_BUF:?}"
@@ -86,4 +88,14 @@ ktap_end() {
 	[ "$skipped" -eq 0 ] || echo "# $skipped skipped"
 	echo "$pass passed, $fail failed"
 	[ "$fail" -eq 0 ]
+}
+
+wait_for() {
+	w_n=$(($1 * 10))
+	shift
+	while ! "$@" && [ $w_n -gt 0 ]; do
+		sleep 0.1
+		w_n=$((w_n - 1))
+	done
+	"$@"
 }

@@ -52,17 +52,6 @@ kmake() {
 		make -C "$top" --no-print-directory BUILD="$b" "$@"
 }
 
-# wait_for SECONDS CMD...: until CMD succeeds
-wait_for() {
-	w_n=$(($1 * 10))
-	shift
-	while ! "$@" && [ $w_n -gt 0 ]; do
-		sleep 0.1
-		w_n=$((w_n - 1))
-	done
-	"$@"
-}
-
 # start the first make; true once its compiler holds, false if it ended
 held_or_gone() {
 	[ -e "$tmp/held" ] || ! kill -0 "$holder" 2>/dev/null
