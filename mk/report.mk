@@ -54,6 +54,8 @@ raw-boot: tools $(GUEST_NEEDS) $(RAW)/linux/vmlinux
 		>$(JOBS_DIR)/raw.jobs
 	@$(call RUN_JOBS,raw,$(JOBS_DIR)/raw.jobs)
 	@$(call TRIAGE_BOOT,raw,$(RAW)/linux)
+	@echo "raw-boot: the bug sites, judged by the rules alone (bug rows set aside):"
+	@sh $(TOP)/report/judge-raw.sh $(TRIAGE) $(TOP) $(OUT)/boots/raw $(RAW)/linux/vmlinux
 
 ## noise           sites raw (no ignorelist, no triage patches) against the kit, per class,
 ##                 group and idiom; checks kept; both perf bugs caught (for BASE)

@@ -156,30 +156,13 @@ for v in $variants; do
 	fi
 done
 
-# (vii) Judgement on sites nobody has seen: the raw sites that the kit's
-# lists call bugs, judged again by the rules alone, with every bug row and
-# known bug set aside (tools/kit-without-bugs.sh). Each should be a
-# finding: a bug the rules miss is printed as what they call it instead.
-# Needs NOISE_TRIAGE (ubsan-triage) and NOISE_KIT (the checkout); the
-# tree of RAW-VMLINUX gives the source lines the rules read.
+# (vii) Judgement on sites nobody has seen: the raw bug sites judged by
+# the rules alone (judge-raw.sh). Needs NOISE_TRIAGE (ubsan-triage) and
+# NOISE_KIT (the checkout).
 if [ -n "${NOISE_TRIAGE:-}" ] && [ -n "${NOISE_KIT:-}" ]; then
 	echo
 	echo "(vii) the raw kernel's bug sites, judged by the rules alone (bug rows set aside):"
-	nb=$(mktemp -d)
-	trap 'rm -rf "$nb"' EXIT
-	sh "$(dirname "$0")/../tools/kit-without-bugs.sh" "$NOISE_KIT" "$nb/kit"
-	st=0
-	"$NOISE_TRIAGE" --kit "$nb/kit" --vmlinux "$raw_vmlinux" --tsv \
-		-o "$nb/triage.tsv" "$raw/console.log" || st=$?
-	[ "$st" -le 1 ] || { echo "noise: no triage of $raw/console.log" >&2; exit 2; }
-	awk -F'\t' '
-		FNR == NR { c[$3 FS $4] = $1 ($8 == "" ? "" : " (" $8 ")"); next }
-		$1 == "known-bug" {
-			m++; j = ($2 FS $3) in c ? c[$2 FS $3] : "not raised"
-			if (j ~ /^finding/) f++
-			printf "      %-36s %-28s %s\n", $2, $3 "()", j
-		}
-		END { printf "      %d of %d bug sites are findings by rule\n", f, m }' \
-		"$nb/triage.tsv" "$raw/sites.tsv"
+	sh "$(dirname "$0")/judge-raw.sh" "$NOISE_TRIAGE" "$NOISE_KIT" "$raw" "$raw_vmlinux" ||
+		exit 2
 fi
 exit $fail
