@@ -43,6 +43,31 @@ static const struct {
 };
 
 /*
+ * The names a UBSAN_TRAP kernel since 6.7 prints for a trap's check
+ * (report_ubsan_failure(), "UBSAN: NAME at FUNC+OFF/LEN"; negation and
+ * implicit conversion from the kit's patch 0021 on 6.12), as the kinds
+ * the handlers and 6.1's patch 0020 name them.
+ */
+static const struct {
+	const char *name;
+	const char *kind;
+} trap_names[] = {
+	{ "array index out of bounds", "array-index-out-of-bounds" },
+	{ "shift out of bounds", "shift-out-of-bounds" },
+	{ "divide/remainder overflow", "division-overflow" },
+	{ "unreachable code", "unreachable" },
+	{ "loading invalid value", "invalid-load" },
+	{ "alignment assumption", "alignment-assumption" },
+	{ "type mismatch", "type-mismatch" },
+	{ "integer addition overflow", "add-overflow" },
+	{ "integer subtraction overflow", "sub-overflow" },
+	{ "integer multiplication overflow", "mul-overflow" },
+	{ "integer negation overflow", "negation-overflow" },
+	{ "implicit integer conversion", "implicit-conversion" },
+	{ "unrecognized failure code", "undefined-behaviour" },
+};
+
+/*
  * ST_LINGER: a report displaced by another one (or by too many lines not
  * its own) is not finished at once: like syzkaller, which reads a report
  * to the end of the log, it keeps its context's lines, for its title in
@@ -364,6 +389,7 @@ static void parse_ubsan(struct report *r, const char *s, size_t n)
 {
 	const char *b = s + 6, *end = s + n, *in, *loc;
 	struct frame f;
+	size_t i;
 
 	if (b < end && *b == ' ')
 		b++;
@@ -375,6 +401,11 @@ static void parse_ubsan(struct report *r, const char *s, size_t n)
 		return;
 	}
 	set_kind(r->hdr_kind, b, (size_t)(in - b));
+	for (i = 0; i < sizeof(trap_names) / sizeof(trap_names[0]); i++)
+		if (tl_starts(b, (size_t)(in - b), trap_names[i].name) &&
+		    (size_t)(in - b) == strlen(trap_names[i].name))
+			tl_copy(r->hdr_kind, KIND_MAX, trap_names[i].kind,
+				strlen(trap_names[i].kind));
 	if (!strcmp(r->hdr_kind, "undefined-behaviour"))
 		r->old_style = 1;
 	loc = in + 4;
