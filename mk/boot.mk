@@ -57,4 +57,4 @@ soak: initramfs tools
 	@$(call RUN_JOBS,soak,$(JOBS_DIR)/soak.jobs,-F) | tee $(OUT)/soak.log; \
 	sh $(TOP)/report/soak.sh $(JOBS_DIR)/soak.jobs $(JOBS_DIR)/$(HOSTS_WD)/runs/soak/joblog \
 		$(JOBS_DIR)/$(HOSTS_WD)/runs/soak/ >$(OUT)/soak.tap; st=$$?; \
-	cat $(OUT)/soak.tap; cat $(OUT)/soak.tap >>$(OUT)/soak.log; exit $$st
+	tee -a $(OUT)/soak.log <$(OUT)/soak.tap; exit $$st
