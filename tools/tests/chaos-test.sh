@@ -158,7 +158,11 @@ kmake_start() { # log
 # the results a run ends with, into folder $1; its log is $2
 fingerprint() {
 	rm -rf "$1" && mkdir -p "$1"
-	grep '^verdict' "$2" >"$1/verdicts"
+	# the verdict goal's lines, after the last boot stage: a boot job
+	# prints its own verdict only when it runs, and a rerun resumes the
+	# jobs that were done (run-jobs, joblog) without running them again
+	awk '/^run-jobs: / { n = 0 } /^verdict/ { v[++n] = $0 }
+		END { for (i = 1; i <= n; i++) print v[i] }' "$2" >"$1/verdicts"
 	for b in $boots; do
 		for f in triage.tsv verdict expect.txt; do
 			cp "$out/boots/$b/$f" "$1/$b.$f" 2>/dev/null || echo missing >"$1/$b.$f"
