@@ -6,15 +6,15 @@
 CHECK_DIR := $(BUILD_DIR)/check
 CHECK_RUN = sh $(TOP)/tools/check-run.sh run $(CHECK_DIR) $(1)
 # the longest first: make -j starts them in this order
-CHECKS := tools runner disk ignores shell format lock inputs docs corpus series
+CHECKS := tools runner disk ignores shell format lock inputs docs corpus series verdict
 # the kernel tree's .clang-format: the unpacked 6.1 tarball's, if any
 CLANG_FORMAT_STYLE ?= $(BUILD_DIR)/src/linux-source-6.1/.clang-format
 PEER_LOGS ?= $(abspath $(TOP)/../shared/peer-logs)
 .PHONY: $(addprefix check-,$(CHECKS)) check-run test-runner chaos
 
 ## check           the tests that need no kernel, KTAP: tools, runner selftest, shellcheck,
-##                 clang-format, a full disk, the lock, bad inputs, docs, corpus and
-##                 series (build/check/NAME.log)
+##                 clang-format, a full disk, the lock, bad inputs, docs, corpus,
+##                 series and the trap verdict (build/check/NAME.log)
 check: tools
 	@$(MAKE) -s -j$(JOBS) check-run
 	@sh $(TOP)/tools/check-run.sh summary $(CHECK_DIR) $(CHECKS)
@@ -70,6 +70,11 @@ check-corpus:
 ## check-series    every series names existing patches, every patch is in a series
 check-series:
 	@$(call CHECK_RUN,series) sh $(TOP)/patches/check-series.sh $(TOP)
+
+## check-verdict   report/verdict.sh on a trap kernel's real boot, and on five ways it goes wrong
+check-verdict: tools
+	@$(call CHECK_RUN,verdict) sh $(TOP)/tools/tests/verdict-test.sh $(TOP) $(TRIAGE) \
+		$(CHECK_DIR)/verdict
 
 ## test            what CI runs: make check, then patches, kernel, handler calls, ignorelist,
 ##                 runner on the kernel, parser fuzzing, boots, fan-out, KCIDB, verdicts;
