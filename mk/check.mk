@@ -71,7 +71,7 @@ check-corpus:
 check-series:
 	@$(call CHECK_RUN,series) sh $(TOP)/patches/check-series.sh $(TOP)
 
-## check-verdict   report/verdict.sh on a trap kernel's real boot, and on five ways it goes wrong
+## check-verdict   report/verdict.sh on a trap kernel's real boot, and on seven ways it goes wrong
 check-verdict: tools
 	@$(call CHECK_RUN,verdict) sh $(TOP)/tools/tests/verdict-test.sh $(TOP) $(TRIAGE) \
 		$(CHECK_DIR)/verdict

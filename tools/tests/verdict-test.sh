@@ -5,8 +5,9 @@
 # kit-trap612-test-ubsan.log, the test-ubsan workload of `make KERNEL=6.12
 # TRAP=1 boot`): the boot passes, and each way it could go wrong fails it:
 # an oops that is no test_ubsan trap, a case that did not trap, a case
-# that trapped as another kind, a workload that failed, a kernel without
-# patch 0046 (one trap, then the module's loader dies).
+# that trapped as another kind, a workload that failed, a guest that did
+# not power off, a kernel without patch 0046 (one trap, then the
+# module's loader dies).
 #
 # usage: verdict-test.sh TOP TRIAGE WORKDIR
 # KTAP on stdout; exit status 1 if a case went the wrong way.
@@ -25,20 +26,22 @@ mkdir -p "$work" || exit 2
 # shellcheck source=tools/tests/ktap.sh
 . "$top/tools/tests/ktap.sh"
 
-# boot NAME SED: a boot folder whose console is the log edited by SED,
-# with the runner's verdict and the triage the pipeline would give it
+# boot NAME SED [STATUS]: a boot folder whose console is the log edited by
+# SED, with the runner's verdict, QEMU's exit status (65: init powered off
+# with every workload passed) and the triage the pipeline would give it
 boot() {
 	b=$work/$1
 	rm -rf "$b" && mkdir -p "$b"
 	sed "$2" "$log" >"$b/console.log"
 	echo oops >"$b/verdict"
+	printf 'verdict=oops\nexit_code=%s\n' "${3:-65}" >"$b/boot.txt"
 	"$triage" --kit "$top" --tsv -o "$b/triage.tsv" "$b/console.log"
 }
 
-# case NAME WANT SED [PHRASE]: verdict.sh on that boot exits WANT (0 PASS,
-# 1 FAIL), and a FAIL names PHRASE
+# case NAME WANT SED [PHRASE [STATUS]]: verdict.sh on that boot exits WANT
+# (0 PASS, 1 FAIL), and a FAIL names PHRASE
 case_() {
-	boot "$1" "$3"
+	boot "$1" "$3" "${5:-}"
 	out=$(sh "$top/report/verdict.sh" "$work/$1" fixed 2>&1)
 	rc=$?
 	if [ "$rc" -eq "$2" ] && { [ -z "${4:-}" ] || echo "$out" | grep -q "FAIL .*$4"; }; then
@@ -62,7 +65,11 @@ case_ "case-other-kind" 1 's/UBSAN: integer subtraction overflow at test_ubsan_s
 	'test_ubsan_sub_overflow trapped 0 times as sub-overflow, and as add-overflow'
 case_ "workload-failed" 1 's/kit: end pass=15 fail=0/kit: end pass=14 fail=1/' \
 	'runner: oops'
+case_ "case-not-trapped-unsigned" 1 '/UBSAN: implicit integer conversion at test_ubsan_truncate_unsigned/,/Oops: /d' \
+	'test_ubsan_truncate_unsigned trapped 0 times'
+case_ "guest-did-not-power-off" 1 '' 'exit status 1' 1
 # without patch 0046: no "checks trap" line, the first trap kills insmod
-case_ "no-thread-per-case" 1 '/test_ubsan_init: the checks trap/d; /traps: UBSAN: .* at test_ubsan_ptr_err/,$d' \
-	'runner: oops'
+# (the guest goes on to its end)
+case_ "no-thread-per-case" 1 '/test_ubsan_init: the checks trap/d; /traps: UBSAN: .* at test_ubsan_ptr_err/,/kit: workload end test-ubsan/d' \
+	'runner: oops$'
 ktap_end
