@@ -71,7 +71,7 @@ check-corpus:
 check-series:
 	@$(call CHECK_RUN,series) sh $(TOP)/patches/check-series.sh $(TOP)
 
-## check-verdict   report/verdict.sh on a trap kernel's real boot, and on seven ways it goes wrong
+## check-verdict   report/verdict.sh on the trap kernels' real boots (6.12, 6.1) and on eight ways they go wrong
 check-verdict: tools
 	@$(call CHECK_RUN,verdict) sh $(TOP)/tools/tests/verdict-test.sh $(TOP) $(TRIAGE) \
 		$(CHECK_DIR)/verdict
