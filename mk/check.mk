@@ -133,7 +133,7 @@ test-kcidb: kcidb $(AJV)
 CHAOS_DIR ?= $(BUILD_DIR)/chaos
 CHAOS_SEED ?= 1
 ## chaos           kill the tiny 6.1 pipeline 22 times over every stage, rerun, compare with an
-##                 undisturbed run (CHAOS_DIR, CHAOS_SEED; about 45 min; docs/chaos.md)
+##                 undisturbed run (CHAOS_DIR, CHAOS_SEED; 65-103 min on 2 cores; docs/chaos.md)
 chaos:
 	@[ '$(abspath $(CHAOS_DIR))' != '$(BUILD_DIR)' ] || \
 		{ echo "chaos: CHAOS_DIR must not be the build directory"; exit 2; }
