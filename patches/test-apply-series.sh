@@ -76,11 +76,11 @@ else
 fi
 
 # Dropping a patch from the series restores the pristine file.
-# (maple_tree's patch: no later patch builds on it.)
+# (maple_tree's patches, 0016 and 0044: no other patch touches the file.)
 # A series names its patches relative to its folder (6.12's shares 6.1's
 # as ../6.1/NNNN): the copy keeps the folders side by side.
 mkdir -p "$tmp/p/series.d"
-sed '/0016-maple_tree/d' "$series" >"$tmp/p/series.d/series.short"
+sed '/-maple_tree-/d' "$series" >"$tmp/p/series.d/series.short"
 cp "$(dirname "$series")"/*.patch "$tmp/p/series.d/"
 for d in "$(dirname "$series")"/../*/; do
 	mkdir -p "$tmp/p/$(basename "$d")"
