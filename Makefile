@@ -81,8 +81,25 @@ UW_NAME := $(call uw_suffix,$(UNSIGNED_WRAP))
 # $(BUILD_DIR)/<base>-syz. make fuzz-kernel sets it.
 SYZ ?= 0
 SYZ_NAME := $(if $(filter 1,$(SYZ)),-syz)
-# this base's and kernel's output directory, and its kernel tree
-OUT := $(BUILD_DIR)/$(BASE_NAME)$(KV_NAME)$(UW_NAME)$(SYZ_NAME)
+# BUDGET: an overhead budget in percent of the guest's instructions (1, 2,
+# 5, ...; empty: none, every check kept). The kit's ignorelist then takes
+# sanitizer-ignorelist/budget/$(BUDGET).scl too: the functions whose checks
+# cost the most, each with its measured cost, written by `make budget`
+# (tools/hot/README.md). Each budget has its own trees and outputs:
+# $(BUILD_DIR)/<base>-b<budget>.
+BUDGET ?=
+BUDGET_NAME := $(if $(BUDGET),-b$(BUDGET))
+BUDGET_SCL := $(if $(BUDGET),$(TOP)/sanitizer-ignorelist/budget/$(BUDGET).scl)
+ifneq ($(BUDGET),)
+ifeq ($(filter budget help,$(MAKECMDGOALS))$(wildcard $(BUDGET_SCL)),)
+$(error BUDGET=$(BUDGET): no $(BUDGET_SCL); `make budget BUDGET=$(BUDGET)` writes it)
+endif
+endif
+# this base's and kernel's output directory, and its kernel tree; OUT_REF
+# is the same without a budget (the bench's references, which have no
+# integer checks to leave out)
+OUT_REF := $(BUILD_DIR)/$(BASE_NAME)$(KV_NAME)$(UW_NAME)$(SYZ_NAME)
+OUT := $(OUT_REF)$(BUDGET_NAME)
 TREE := $(OUT)/linux
 
 # The guest and its workloads. tiny: one CPU, 512 MiB, no devices but the

@@ -1,84 +1,93 @@
 # Bench (not part of test): what the integer checks cost in size, run time
-# and time to verdict. Trees of one configuration under $(BUILD_DIR)/bench: none
-# (no integer checks), report, trap (CONFIG_UBSAN_TRAP), and none-trap (no
-# integer checks, the base UBSAN checks trapping: trap's reference). Each
-# is a tree of mk/tree.mk like the main tree, built incrementally;
+# and time to verdict, on the kit's own kernels (its ignorelist, its
+# annotations; with BUDGET, its budget list too). Trees of one configuration
+# under $(OUT)/bench, one per flavor:
+#
+#   report  the kit's kernel: every integer check, report mode
+#   trap    the same, CONFIG_UBSAN_TRAP (every UBSAN check traps)
+#   wrap, wrap-trap    signed wrap-around alone (the seed's anchor)
+#   trunc, trunc-trap  implicit truncation alone
+#   none, none-trap    no integer checks (the base UBSAN checks on,
+#                      trapping in none-trap): the references, kept in
+#                      $(OUT_REF)/bench whatever the budget
+#
+# Each is a tree of mk/tree.mk like the main tree, built incrementally;
 # the main tree is never read or written. See bench/README.md.
 
 BENCH := $(OUT)/bench
-BENCH_FLAVORS := none report trap none-trap
+BENCH_REF := $(OUT_REF)/bench
+# with a budget, the kit's kernel alone: the budget is judged on it
+BENCH_CHECKED := report trap $(if $(BUDGET),,wrap wrap-trap trunc trunc-trap)
+BENCH_REFS := none none-trap
+BENCH_FLAVORS := $(BENCH_REFS) $(BENCH_CHECKED)
+# a flavor's tree: the references' are shared by every budget
+bench_tree = $(if $(filter none%,$(1)),$(BENCH_REF),$(BENCH))/$(1)
 BENCH_ROUNDS ?= 5
-# A trap kernel dies on the first check that fires, and sites fire while
-# booting: the bench's list adds those sites to the kit's, for report and
-# trap alike, so that every bench kernel boots and runs the same workloads.
-BENCH_IGNORELISTS := $(IGNORELISTS) $(TOP)/bench/boot-sites.scl
 BENCH_FRAGMENTS = $(GUEST_FRAGMENTS) \
 	$(if $(filter none%,$(1)),,$(TOP)/kconfig/integer-sanitizers.config \
-		$(BENCH)/ignorelist.config) \
+		$(IGNORELIST_CONFIG)) \
+	$(if $(filter wrap%,$(1)),$(TOP)/bench/wrap.config) \
+	$(if $(filter trunc%,$(1)),$(TOP)/bench/trunc.config) \
 	$(if $(filter %trap,$(1)),$(TOP)/kconfig/trap.config)
+# The workloads, each timed in guest instructions (bench/README.md).
 BENCH_WORKLOADS := bench-syscalls perf-cve-2023-6931 perf-u16-2015 \
 	perf-read-format-sweep
 # Fixed version strings: the images differ by the checks alone.
 BENCH_KENV := export KBUILD_BUILD_TIMESTAMP=2026-01-01 KBUILD_BUILD_VERSION=1 \
 	KBUILD_BUILD_USER=kit KBUILD_BUILD_HOST=bench
 
-$(BENCH)/ignorelist.config: $(BENCH_IGNORELISTS) | tools
-	@$(call CHECK_SCL,$(BENCH_IGNORELISTS))
-	@mkdir -p $(BENCH)/ignorelist
-	@cat $(BENCH_IGNORELISTS) >$(BENCH)/ignorelist.tmp; \
-	h=$$(sha256sum <$(BENCH)/ignorelist.tmp | cut -c1-12); \
-	f=$(BENCH)/ignorelist/integer-$$h.scl; \
-	if [ -e $$f ]; then rm $(BENCH)/ignorelist.tmp; else mv $(BENCH)/ignorelist.tmp $$f; fi; \
-	echo "CONFIG_UBSAN_INTEGER_IGNORELIST=\"$(BENCH)/ignorelist/integer-$$h.scl\"" >$@.tmp; \
-	if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
-
 # The trees (mk/tree.mk), one per flavor. The copy's start time begins the
 # "clean build from a fresh tree" figure.
-$(foreach f,$(BENCH_FLAVORS),$(eval $(call tree_rules,$(BENCH)/$(f),$(SERIES), \
-	$(SERIES_PATCHES),$(call BENCH_FRAGMENTS,$(f)),,$(BENCH)/times/$(f).series.log, \
-	mkdir -p $(BENCH)/times && date +%s >$(BENCH)/times/$(f).copy-start,)))
+$(foreach f,$(BENCH_FLAVORS),$(eval $(call tree_rules,$(call bench_tree,$(f)),$(SERIES), \
+	$(SERIES_PATCHES),$(call BENCH_FRAGMENTS,$(f)),,$(call bench_tree,$(f)).series.log, \
+	mkdir -p $(dir $(call bench_tree,$(f))) && date +%s >$(call bench_tree,$(f)).copy-start,)))
 
-# Kbuild's output goes to times/FLAVOR.kbuild.log; a build into a tree with
-# no vmlinux yet is the clean build and its times go to FLAVOR.clean-build.
-$(BENCH)/%/.kit-built: $(BENCH)/%/.kit-config-stamp FORCE
-	@start=$$(date +%s); \
-	before=$$(stat -c %Y $(BENCH)/$*/vmlinux 2>/dev/null || echo 0); \
-	$(BENCH_KENV); $(call KMAKE,$(BENCH)/$*) $(KBUILD_TARGETS) \
-		>$(BENCH)/times/$*.kbuild.log 2>&1 || \
-		{ tail -30 $(BENCH)/times/$*.kbuild.log; exit 1; }; \
-	end=$$(date +%s); after=$$(stat -c %Y $(BENCH)/$*/vmlinux); \
-	if [ "$$before" = 0 ]; then \
-		first=$$(find $(BENCH)/$* -name '*.o' -newer $(BENCH)/$*/.config \
+# Kbuild's output goes to FLAVOR.kbuild.log beside the tree; a build into a
+# tree with no vmlinux yet is the clean build and its times go to
+# FLAVOR.clean-build.
+define bench_build
+$(1)/.kit-built: $(1)/.kit-config-stamp FORCE
+	@start=$$$$(date +%s); \
+	before=$$$$(stat -c %Y $(1)/vmlinux 2>/dev/null || echo 0); \
+	$$(BENCH_KENV); $$(call KMAKE,$(1)) $$(KBUILD_TARGETS) \
+		>$(1).kbuild.log 2>&1 || { tail -30 $(1).kbuild.log; exit 1; }; \
+	end=$$$$(date +%s); after=$$$$(stat -c %Y $(1)/vmlinux); \
+	if [ "$$$$before" = 0 ]; then \
+		first=$$$$(find $(1) -name '*.o' -newer $(1)/.config \
 			-printf '%T@\n' | sort -n | head -n 1); \
-		echo "kbuild_s=$$((end - $${first%.*})) wall_s=$$((end - start)) total_s=$$((end - $$(cat $(BENCH)/times/$*.copy-start)))" \
-			>$(BENCH)/times/$*.clean-build; fi; \
-	if [ "$$before" = "$$after" ]; then echo "bench $*: up to date ($$((end - start)) s)"; \
-	else echo "bench $*: built in $$((end - start)) s"; fi
-	@touch $@
+		echo "kbuild_s=$$$$((end - $$$${first%.*})) wall_s=$$$$((end - start)) total_s=$$$$((end - $$$$(cat $(1).copy-start)))" \
+			>$(1).clean-build; fi; \
+	if [ "$$$$before" = "$$$$after" ]; then echo "bench $(2): up to date ($$$$((end - start)) s)"; \
+	else echo "bench $(2): built in $$$$((end - start)) s"; fi
+	@touch $$@
+endef
+$(foreach f,$(BENCH_FLAVORS),$(eval $(call bench_build,$(call bench_tree,$(f)),$(f))))
 
-BENCH_TREES := $(foreach f,$(BENCH_FLAVORS),$(BENCH)/$(f)/.kit-built)
+BENCH_TREES := $(foreach f,$(BENCH_FLAVORS),$(call bench_tree,$(f))/.kit-built)
+.PHONY: bench bench-kernels
 bench-kernels: $(BENCH_TREES)
-# made through pattern rules, hence intermediate: never delete them
-.PRECIOUS: $(BENCH)/%/.kit-built
+BENCH_SH = TOP=$(TOP) BENCH=$(BENCH) BENCH_REF=$(BENCH_REF) ROUNDS=$(BENCH_ROUNDS) \
+	ACCEL=$(ACCEL) TRIAGE=$(TRIAGE) CENSUS=$(BUILD_DIR)/tools/ubsan-census \
+	KVM_CACHE=$(BUILD_DIR)/kvm-probe BUDGET=$(BUDGET) \
+	FLAVORS="$(BENCH_FLAVORS)" WORKLOADS="$(BENCH_WORKLOADS)" sh $(TOP)/bench/bench.sh
 
-## bench           sizes, run times and time to verdict of the none/report/trap kernels (not in test)
-bench: $(BENCH_TREES) tools
+## bench           size and guest instructions of the kit's kernels per sanitizer, report and
+##                 trap, against none/none-trap; with BUDGET, the budget's (not in test)
+bench: $(BENCH_TREES) tools perf-tool
 	@$(MAKE) -s -C $(TOP)/boot-tests O=$(BENCH)/boot-tests \
-		KIT_WORKLOADS="$(BENCH_WORKLOADS)" KMODS=
+		KIT_WORKLOADS="$(BENCH_WORKLOADS)" KMODS= PERF=$(PERF_OUT)/perf
 	@$(MAKE) -s -C $(TOP)/boot-tests O=$(BENCH)/boot-tests-ubsan \
 		KIT_WORKLOADS="test-ubsan perf-cve-2023-6931 perf-u16-2015" \
 		KMODS=$(BENCH)/report/lib/test_ubsan.ko
 	@$(MAKE) -s -C $(TOP)/boot-tests O=$(BENCH)/boot-tests-trap \
 		KIT_WORKLOADS="test-ubsan" KMODS=$(BENCH)/trap/lib/test_ubsan.ko
-	@TOP=$(TOP) BENCH=$(BENCH) ROUNDS=$(BENCH_ROUNDS) ACCEL=$(ACCEL) \
-		TRIAGE=$(TRIAGE) KVM_CACHE=$(BUILD_DIR)/kvm-probe \
-		WORKLOADS="$(BENCH_WORKLOADS)" sh $(TOP)/bench/bench.sh measure
+	@$(BENCH_SH) measure
 	@# Time to verdict: touch one perf file in the report tree, rebuild,
 	@# boot the reproducers and triage. Only the touched file and the link
 	@# are redone (the content, hence the image, stays the same).
 	@t0=$$(date +%s%3N); touch $(BENCH)/report/kernel/events/core.c; \
 	$(BENCH_KENV); $(call KMAKE,$(BENCH)/report) $(KBUILD_TARGETS) \
-		>$(BENCH)/times/ttv.kbuild.log 2>&1 || { tail -30 $(BENCH)/times/ttv.kbuild.log; exit 1; }; \
+		>$(BENCH)/ttv.kbuild.log 2>&1 || { tail -30 $(BENCH)/ttv.kbuild.log; exit 1; }; \
 	t1=$$(date +%s%3N); \
 	$(TOP)/boot-tests/host/run-qemu.sh -a $(ACCEL) -c $(BUILD_DIR)/kvm-probe -t $(BOOT_TIMEOUT) \
 		-i $(BENCH)/boot-tests-ubsan/initramfs.cpio -k $(BENCH)/report/arch/x86/boot/bzImage \
@@ -88,7 +97,50 @@ bench: $(BENCH_TREES) tools
 		$(BENCH)/boots/ttv/console.log >$(BENCH)/boots/ttv/triage.json; \
 	t3=$$(date +%s%3N); \
 	echo "rebuild_ms=$$((t1 - t0)) boot_ms=$$((t2 - t1)) triage_ms=$$((t3 - t2)) total_ms=$$((t3 - t0))" \
-		>$(BENCH)/times/ttv
-	@TOP=$(TOP) BENCH=$(BENCH) ROUNDS=$(BENCH_ROUNDS) \
-		TRIAGE=$(TRIAGE) KVM_CACHE=$(BUILD_DIR)/kvm-probe \
-		WORKLOADS="$(BENCH_WORKLOADS)" sh $(TOP)/bench/bench.sh report
+		>$(BENCH)/ttv.times
+	@$(BENCH_SH) report
+
+# The overhead budget (BUDGET=N, tools/hot/README.md). One step: profile
+# the last bench's report kernel (the budget's own once its list exists,
+# else the unbudgeted one) in two boots, the syscall loops and the
+# read_format sweep; take the functions whose checks cost the most into
+# sanitizer-ignorelist/budget/N.scl (never the corpus's bugs' or the
+# findings'), then rebuild and measure the budget's kernels. Run it again
+# until the bench's last line says the budget holds.
+BUDGET_PROTECT := $(OUT_REF)/budget-protect.tsv
+BUDGET_SRC = $(if $(wildcard $(BUDGET_SCL)),$(BENCH),$(BENCH_REF))
+BUDGET_SYSCALLS := bench-syscalls,perf-cve-2023-6931,perf-u16-2015
+BUDGET_SWEEP := perf-read-format-sweep
+# the measured overhead, in per cent, of the metrics that match $(1) in the
+# bench at $(2): the worst report/none
+BUDGET_OVERHEAD = awk -F'\t' '$$2 == "report/none" && $$1 ~ /$(1)/ && $$3 > w { w = $$3 } \
+	END { printf "%.3f", w ? 100 * (w - 1) : 0 }' $(2)/results/ratios.tsv
+
+$(BUDGET_PROTECT): $(wildcard $(TOP)/corpus/*/known-bugs.tsv) $(TOP)/annotations/sites.tsv
+	@mkdir -p $(@D); { \
+	echo '# function	kind: the checks make budget never takes (generated)'; \
+	awk -F'\t' 'FNR > 1 { print $$3 "\t" $$4 }' $(TOP)/corpus/*/known-bugs.tsv; \
+	awk -F'\t' 'FNR > 1 && $$4 == "bug" { print $$2 "\t" $$3 }' $(TOP)/annotations/sites.tsv; \
+	} >$@.tmp && mv $@.tmp $@
+
+.PHONY: budget
+## budget          BUDGET=N: take the costliest checks' functions into sanitizer-ignorelist/
+##                 budget/N.scl from the last bench's profile, then make bench BUDGET=N
+budget: $(BUDGET_PROTECT) tools
+	@test -n "$(BUDGET)" || { echo "budget: which budget? make budget BUDGET=PERCENT"; exit 2; }
+	@test -f $(BUDGET_SRC)/results/ratios.tsv || { echo "budget: no bench in $(BUDGET_SRC):" \
+		"run make bench$(if $(wildcard $(BUDGET_SCL)), BUDGET=$(BUDGET)) first"; exit 2; }
+	@$(MAKE) -s hot-checks BUDGET= HOT_BENCH=$(BUDGET_SRC) HOT_NAME=budget-syscalls \
+		HOT_WORKLOADS=$(BUDGET_SYSCALLS) >/dev/null
+	@$(MAKE) -s hot-checks BUDGET= HOT_BENCH=$(BUDGET_SRC) HOT_NAME=budget-sweep \
+		HOT_WORKLOADS=$(BUDGET_SWEEP) >/dev/null
+	@mkdir -p $(dir $(BUDGET_SCL)); rc=0; \
+	$(BUILD_DIR)/tools/hot-checks budget -b $(BUDGET) -k $(BUDGET_PROTECT) \
+		-l $(BUDGET_SCL) -o $(BUDGET_SCL) \
+		syscalls=$(BUDGET_SRC)/hot-checks/budget-syscalls/hot-checks.tsv:$$($(call \
+			BUDGET_OVERHEAD,^(phase:|workload:(bench-syscalls|perf-cve|perf-u16)),$(BUDGET_SRC))) \
+		sweep=$(BUDGET_SRC)/hot-checks/budget-sweep/hot-checks.tsv:$$($(call \
+			BUDGET_OVERHEAD,^workload:perf-read-format-sweep,$(BUDGET_SRC))) || rc=$$?; \
+	[ $$rc -le 1 ] || exit $$rc; \
+	echo "budget: $(BUDGET_SCL): $$(grep -c '^fun:' $(BUDGET_SCL)) entries"
+	@$(MAKE) -s bench BUDGET=$(BUDGET)

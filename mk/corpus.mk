@@ -19,7 +19,7 @@ corpus_workloads = $(shell sh $(TOP)/corpus/tsv.sh $(1) bug | \
 	awk -F'\t' 'NR > 1 && $$1 !~ /^\#/ && !seen[$$2]++ { print $$2 }')
 DETECT_WORKLOADS := $(call corpus_workloads,$(TOP)/corpus)
 DETECT_FRAGMENTS := $(GUEST_FRAGMENTS) \
-	$(TOP)/kconfig/integer-sanitizers.config $(BUILD_DIR)/ignorelist.config \
+	$(TOP)/kconfig/integer-sanitizers.config $(IGNORELIST_CONFIG) \
 	$(TOP)/kconfig/detect.config $(wildcard $(TOP)/kconfig/detect-$(KERNEL).config) \
 	$(if $(UNSIGNED_WRAP),$(OUT)/unsigned-wrap.config)
 DETECT_TIMEOUT ?= 240
@@ -60,7 +60,7 @@ corpus-tables:
 	@echo "corpus-tables: $(BUILD_DIR)/corpus/corpus.tsv, known-bugs.tsv"
 
 ## detect          re-introduce each corpus bug, boot its reproducer, table of catches (HOSTS=FILE: boots over ssh)
-detect: $(BUILD_DIR)/.deps-stamp tools $(IGNORELIST) $(BUILD_DIR)/ignorelist.config \
+detect: $(BUILD_DIR)/.deps-stamp tools $(IGNORELIST) $(IGNORELIST_CONFIG) \
 		$(if $(UNSIGNED_WRAP),$(OUT)/unsigned-wrap.config) | $(DETECT_TREE)/Makefile
 	@# The recipe runs make recursively, so make -n would run it, boots included.
 	@$(if $(findstring n,$(firstword -$(MAKEFLAGS))),echo "detect: skipped under make -n"; exit 0;) \

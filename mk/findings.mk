@@ -24,7 +24,7 @@ $(eval $(call tree_rules,$(FINDINGS)/linux,$(SERIES),$(SERIES_PATCHES),$(FINDING
 
 ## findings        prove each confirmed finding (patches/findings/) on the kernel without and
 ##                 with its fix, then the report of every run's findings: build/<base>/findings.md
-findings: $(BUILD_DIR)/.deps-stamp tools $(IGNORELIST) $(BUILD_DIR)/ignorelist.config \
+findings: $(BUILD_DIR)/.deps-stamp tools $(IGNORELIST) $(IGNORELIST_CONFIG) \
 		| $(FINDINGS)/linux/Makefile
 	@$(if $(findstring n,$(firstword -$(MAKEFLAGS))),echo "findings: skipped under make -n"; exit 0;) \
 	rc=0; $(call DETECT_SH,$(FINDINGS),$(FINDINGS_DIR),findings,$(TOP)/report/findings-table.sh, \

@@ -20,13 +20,21 @@
 
 HOT := $(OUT)/hot-checks
 HOT_FROM ?=
+HOT_BENCH ?=
 # the workloads of the boot (kit.workloads=), and the length of the top
 HOT_WORKLOADS ?= all
 HOT_TOP ?= 20
 HOT_TIMEOUT ?= $(BOOT_TIMEOUT)
 HOT_NAME ?= $(subst $(comma),+,$(HOT_WORKLOADS))
 HOT_RUN := $(HOT)/$(HOT_NAME)
-ifeq ($(HOT_FROM),)
+ifneq ($(HOT_BENCH),)
+# make budget: a bench's report kernel and guest (mk/bench.mk)
+HOT := $(HOT_BENCH)/hot-checks
+HOT_RUN := $(HOT)/$(HOT_NAME)
+HOT_TREE := $(HOT_BENCH)/report
+HOT_INITRAMFS := $(HOT_BENCH)/boot-tests/initramfs.cpio
+HOT_DEPS :=
+else ifeq ($(HOT_FROM),)
 HOT_TREE := $(TREE)
 HOT_INITRAMFS := $(INITRAMFS)
 HOT_DEPS := kernel initramfs

@@ -2,7 +2,7 @@
 # and its kernel build; the variants (a corpus bug put back into a copy of
 # the main tree); the checks on the patched tree and its vmlinux.
 
-IGNORELISTS := $(sort $(wildcard $(TOP)/sanitizer-ignorelist/*.scl))
+IGNORELISTS := $(sort $(wildcard $(TOP)/sanitizer-ignorelist/*.scl)) $(BUDGET_SCL)
 # The patch that adds <linux/wrapping.h>: its wrap_ types become type:
 # entries of the list when the compiler takes them (Clang 20 and later).
 WRAPPING_PATCH := $(wildcard $(PATCHES)/0008-include-linux-Add-wrapping-types-*.patch)
@@ -13,7 +13,9 @@ WRAPPING_PATCH := $(wildcard $(PATCHES)/0008-include-linux-Add-wrapping-types-*.
 # the list, for the source file), so CONFIG_UBSAN_INTEGER_IGNORELIST names a
 # copy whose file name carries the content's hash: an edit changes the
 # config, hence every instrumented object's command line, and they rebuild.
-IGNORELIST := $(BUILD_DIR)/integer-ignorelist.scl
+IGNORELIST := $(BUILD_DIR)/integer-ignorelist$(BUDGET_NAME).scl
+# the fragment that names it
+IGNORELIST_CONFIG := $(BUILD_DIR)/ignorelist$(BUDGET_NAME).config
 # Each list is checked first (ubsan-triage --check-lists): a line Clang
 # would refuse, or an entry type it would ignore, stops the build naming
 # the list's file and line, not the concatenation's, and the kernel's
@@ -25,7 +27,7 @@ GUEST_FRAGMENTS := $(TOP)/kconfig/guest.config $(TOP)/kconfig/ubsan.config \
 	$(TOP)/kconfig/kernel-$(KERNEL).config
 FRAGMENTS := $(GUEST_FRAGMENTS) \
 	$(if $(filter integer,$(SANITIZERS)),$(TOP)/kconfig/integer-sanitizers.config \
-		$(BUILD_DIR)/ignorelist.config) \
+		$(IGNORELIST_CONFIG)) \
 	$(if $(filter 1,$(TRAP)),$(TOP)/kconfig/trap.config) \
 	$(if $(UNSIGNED_WRAP),$(OUT)/unsigned-wrap.config) \
 	$(if $(filter 1,$(SYZ)),$(TOP)/kconfig/syzkaller.config)
@@ -59,7 +61,7 @@ $(OUT)/unsigned-wrap.config: FORCE
 	esac; } >$@.tmp
 	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
 
-$(BUILD_DIR)/ignorelist.config: $(IGNORELIST)
+$(IGNORELIST_CONFIG): $(IGNORELIST)
 	@h=$$(sha256sum <$< | cut -c1-12); mkdir -p $(BUILD_DIR)/ignorelist && \
 	cp $< $(BUILD_DIR)/ignorelist/integer-$$h.scl.tmp && \
 	mv $(BUILD_DIR)/ignorelist/integer-$$h.scl.tmp $(BUILD_DIR)/ignorelist/integer-$$h.scl || \

@@ -23,7 +23,7 @@ report: triage
 # a user of the integer checks gets without the kit's triage.
 RAW := $(OUT)/raw
 RAW_SERIES := $(RAW)/patches/series
-RAW_FRAGMENTS := $(filter-out $(BUILD_DIR)/ignorelist.config,$(FRAGMENTS)) \
+RAW_FRAGMENTS := $(filter-out $(IGNORELIST_CONFIG),$(FRAGMENTS)) \
 	$(RAW)/no-ignorelist.config
 # one folder of links: 6.12's series names 6.1's patches as ../6.1/NNNN
 $(RAW_SERIES): $(SERIES) $(SERIES_PATCHES)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Syscall-heavy micro-benchmark for make bench: the paths where the integer
- * checks sit thickest under a perf workload.
+ * The micro-benchmarks of make bench: the paths where the integer checks sit
+ * thickest under a perf workload, and what every kernel runs.
  *
  *   perf-open-read-close  perf_event_open() of a software event on ourself,
  *                         read() of its count with every read_format bit,
@@ -9,6 +9,11 @@
  *   fork-exec             fork(), execve() of this program (it exits at
  *                         once), waitpid()
  *   pipe-pingpong         one byte back and forth between two processes
+ *   file-cwru             create, write 16 KiB, read back, unlink (tmpfs)
+ *   tcp-loopback          100 TCP connections over 127.0.0.1, 64 KiB each
+ *                         (SKIP in a kernel without TCP, such as tiny)
+ *   sched-messaging       perf bench sched messaging on pipes (SKIP without
+ *                         the perf tool in the guest)
  *
  * Each phase prints "# bench: NAME n=N ns=T" with CLOCK_MONOTONIC, which
  * under QEMU's -icount follows the guest's executed instructions.
@@ -16,8 +21,13 @@
  */
 #include "workload.h"
 
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -25,6 +35,15 @@
 #define PERF_ITERS 3000
 #define EXEC_ITERS 200
 #define PINGPONG_ITERS 10000
+#define FILE_ITERS 500
+#define FILE_BYTES 16384
+#define TCP_CONNS 100
+#define TCP_BYTES (64 * 1024)
+#define TCP_CHUNK 4096
+#define PERF "/usr/bin/perf"
+/* perf bench sched messaging -p -g MSG_GROUPS -l MSG_LOOPS */
+#define MSG_GROUPS "2"
+#define MSG_LOOPS "20"
 
 static long now_ns(void)
 {
@@ -85,6 +104,139 @@ static void fork_exec(const char *self)
 	report("fork-exec", i, now_ns() - t0, ok);
 }
 
+/* a file a round: create, write FILE_BYTES, read them back, unlink */
+static void file_cwru(void)
+{
+	static char buf[FILE_BYTES];
+	const char *dir = access("/dev/shm", W_OK) ? "/" : "/dev/shm";
+	char path[64];
+	long t0 = now_ns();
+	int i, ok = 1;
+
+	memset(buf, 'k', sizeof(buf));
+	snprintf(path, sizeof(path), "%s/bench-file", dir);
+	for (i = 0; i < FILE_ITERS && ok; i++) {
+		int fd = open(path, O_CREAT | O_TRUNC | O_RDWR, 0600);
+
+		if (fd < 0 || write(fd, buf, sizeof(buf)) != sizeof(buf) ||
+		    lseek(fd, 0, SEEK_SET) ||
+		    read(fd, buf, sizeof(buf)) != sizeof(buf))
+			ok = 0;
+		if (fd >= 0)
+			close(fd);
+		if (unlink(path))
+			ok = 0;
+	}
+	report("file-cwru", i, now_ns() - t0, ok);
+}
+
+/* the child: TCP_CONNS connections, each sending TCP_BYTES and reading one byte back */
+static int tcp_client(const struct sockaddr_in *sa)
+{
+	static char buf[TCP_CHUNK];
+	int i;
+
+	for (i = 0; i < TCP_CONNS; i++) {
+		int s = socket(AF_INET, SOCK_STREAM, 0), n;
+		char c;
+
+		if (s < 0 ||
+		    connect(s, (const struct sockaddr *)sa, sizeof(*sa)))
+			return 1;
+		for (n = 0; n < TCP_BYTES; n += TCP_CHUNK)
+			if (write(s, buf, TCP_CHUNK) != TCP_CHUNK)
+				return 1;
+		shutdown(s, SHUT_WR);
+		if (read(s, &c, 1) != 1)
+			return 1;
+		close(s);
+	}
+	return 0;
+}
+
+/* the server's side of one connection: read until EOF, answer one byte */
+static int tcp_serve(int ls)
+{
+	static char buf[TCP_CHUNK];
+	long got = 0, n;
+	int s = accept(ls, NULL, NULL);
+
+	if (s < 0)
+		return 0;
+	while ((n = read(s, buf, sizeof(buf))) > 0)
+		got += n;
+	n = write(s, "k", 1);
+	close(s);
+	return got == TCP_BYTES && n == 1;
+}
+
+/* TCP over 127.0.0.1: connect, send, shut down, answer, close */
+static void tcp_loopback(void)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET };
+	socklen_t len = sizeof(sa);
+	int ls, i, st = 0, ok = 1;
+	long t0;
+	pid_t pid;
+
+	ls = socket(AF_INET, SOCK_STREAM, 0);
+	if (ls < 0) {
+		kit_result(KIT_SKIP, "tcp-loopback",
+			   "no TCP in this kernel: %s", strerror(errno));
+		return;
+	}
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	/* init brought lo up */
+	if (bind(ls, (struct sockaddr *)&sa, sizeof(sa)) || listen(ls, 8) ||
+	    getsockname(ls, (struct sockaddr *)&sa, &len)) {
+		kit_diag("tcp-loopback: %s", strerror(errno));
+		report("tcp-loopback", 0, 0, 0);
+		close(ls);
+		return;
+	}
+	t0 = now_ns();
+	pid = fork();
+	if (pid == 0)
+		_exit(tcp_client(&sa));
+	for (i = 0; i < TCP_CONNS && ok && pid > 0; i++)
+		ok = tcp_serve(ls);
+	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) ||
+	    WEXITSTATUS(st))
+		ok = 0;
+	close(ls);
+	report("tcp-loopback", i, now_ns() - t0, ok);
+}
+
+/* the perf tool's scheduler benchmark, on pipes, where the guest has it */
+static void sched_messaging(void)
+{
+	char *argv[] = { PERF, "bench",	   "sched", "messaging", "-p",
+			 "-g", MSG_GROUPS, "-l",    MSG_LOOPS,	 NULL };
+	char *envp[] = { NULL };
+	int st = 0, ok, null;
+	long t0;
+	pid_t pid;
+
+	if (access(PERF, X_OK)) {
+		kit_result(KIT_SKIP, "sched-messaging", "no %s in the guest",
+			   PERF);
+		return;
+	}
+	t0 = now_ns();
+	pid = fork();
+	if (pid == 0) {
+		/* its own output says nothing the bench reads */
+		null = open("/dev/null", O_WRONLY);
+		if (null >= 0)
+			dup2(null, 1);
+		execve(PERF, argv, envp);
+		_exit(127);
+	}
+	ok = pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) &&
+	     !WEXITSTATUS(st);
+	report("sched-messaging", 1, now_ns() - t0, ok);
+}
+
 static void pipe_pingpong(void)
 {
 	int ab[2], ba[2], i, st = 0, ok = 1;
@@ -117,9 +269,12 @@ int main(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "exit"))
 		return 0;
-	kit_plan(3);
+	kit_plan(6);
 	perf_open_read_close();
 	fork_exec("/bin/bench-syscalls");
 	pipe_pingpong();
+	file_cwru();
+	tcp_loopback();
+	sched_messaging();
 	return kit_exit_status();
 }

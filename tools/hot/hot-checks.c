@@ -9,6 +9,9 @@
  *   hot-checks report [-n N] [-o OUT.TSV] [-m OUT.MD] CENSUS.TSV COUNTS.TSV
  *       the checks by cost: OUT.TSV (every check), the totals and the top N
  *       (default 20) on stdout, the top N as a Markdown table in OUT.MD
+ *   hot-checks budget -b PERCENT ... -o OUT.SCL NAME=HOT.TSV:OVERHEAD...
+ *       the functions to leave out so that the checks hold a budget
+ *       (budget.c)
  *
  * A check executes each time one of its jumps (the census's branches
  * column) does; each execution adds the jump's "added" instructions. Its
@@ -27,7 +30,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_COLS 32
+#include "budget.h"
+#include "tsv.h"
 
 struct jump {
 	unsigned long addr;
@@ -54,38 +58,10 @@ struct profile {
 static void usage(FILE *f)
 {
 	fputs("usage: hot-checks addresses CENSUS.TSV\n"
-	      "       hot-checks report [-n N] [-o OUT.TSV] [-m OUT.MD] CENSUS.TSV COUNTS.TSV\n",
+	      "       hot-checks report [-n N] [-o OUT.TSV] [-m OUT.MD] CENSUS.TSV COUNTS.TSV\n"
+	      "       hot-checks budget -b PERCENT [-k PROTECT.TSV] [-l LIST.SCL] -o OUT.SCL\n"
+	      "                         NAME=HOT.TSV:OVERHEAD...\n",
 	      f);
-}
-
-/* Split line at tabs into at most MAX_COLS fields; the count. */
-static int split(char *line, char **f)
-{
-	int n = 0;
-	char *s = line;
-
-	line[strcspn(line, "\n")] = 0;
-	for (;;) {
-		char *t = strchr(s, '\t');
-
-		if (n < MAX_COLS)
-			f[n++] = s;
-		if (!t)
-			break;
-		*t = 0;
-		s = t + 1;
-	}
-	return n;
-}
-
-static int col(char **f, int n, const char *name)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		if (!strcmp(f[i], name))
-			return i;
-	return -1;
 }
 
 static int cmp_jump(const void *a, const void *b)
@@ -147,10 +123,10 @@ static int read_census(const char *path, struct profile *p)
 	}
 	while (getline(&line, &cap, in) > 0) {
 		lineno++;
-		nf = split(line, f);
+		nf = tsv_split(line, f);
 		if (lineno == 1) {
 			for (i = 0; i < NC; i++)
-				c[i] = col(f, nf, names[i]);
+				c[i] = tsv_col(f, nf, names[i]);
 			if (c[SITE] < 0 || c[KIND] < 0 || c[BR] < 0 ||
 			    c[ADDED] < 0 || c[FUNC] < 0 || c[INL] < 0) {
 				fprintf(stderr,
@@ -263,7 +239,7 @@ static long read_counts(const char *path, struct profile *p)
 			p->insns_boot = field_u64(line, "insns_boot=");
 			continue;
 		}
-		nf = split(line, f);
+		nf = tsv_split(line, f);
 		if (nf < 2 || !strcmp(f[0], "address"))
 			continue;
 		t = jump_find(p, strtoul(f[0], &end, 16));
@@ -532,6 +508,8 @@ int main(int argc, char **argv)
 		ret = addresses(argv[2]);
 	else if (argc >= 4 && !strcmp(argv[1], "report"))
 		ret = report(argc - 2, argv + 2);
+	else if (argc >= 2 && !strcmp(argv[1], "budget"))
+		ret = budget_main(argc - 2, argv + 2);
 	if (ret < 0) {
 		usage(stderr);
 		return 2;
