@@ -155,7 +155,7 @@ stats() {
 	sort -n | awk '{ v[NR] = $1 } END {
 		if (!NR) { print "0 0 0 0"; exit }
 		m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-		print m, v[1], v[NR], NR }'
+		printf (m == int(m) ? "%d" : "%.1f") " %s %s %d\n", m, v[1], v[NR], NR }'
 }
 
 # metric, then median min max n for each flavor of FLAVORS: one line a metric
@@ -180,6 +180,7 @@ report() {
 	medians >"$RES/table.tsv"
 	awk -F'\t' -v date="$date" -v machine="$machine" -v rounds="$ROUNDS" \
 		-v flavors="$FLAVORS" -v pairs="$PAIRS" -v budget="$BUDGET" \
+		-v failed="$(for f in $FLAVORS; do grep -q '^failed' "$RES/$f.run" && printf ' %s' "$f"; done)" \
 		-v ratios="$RES/ratios.tsv" \
 		-v verdict="$RES/budget" -v json="$BENCH/bench.json.tmp" \
 		-f "$TOP/bench/report.awk" "$RES/table.tsv"

@@ -7,7 +7,8 @@
 # `json`, and, with a `budget`, its verdict to `verdict`.
 #
 # Variables: date, machine, rounds, flavors, pairs, budget (percent, or
-# empty), ratios, verdict, json. The trap budget is the report budget times
+# empty), failed (the flavors whose boot had a failed workload), ratios,
+# verdict, json. The trap budget is the report budget times
 # 0.57, the seed's ratio of the two: 0.57 % at 1 %.
 
 function spread(med, lo, hi) { return med ? 100 * (hi - lo) / med : 0 }
@@ -74,6 +75,8 @@ BEGIN {
 		printf "%s\t%s\t%.6f\n", m, pr[p], v >ratios
 		if (run_time(m) && v)
 			worst(pr[p], v, m)
+		else if (run_time(m))
+			missing[pr[p]] = m
 	}
 	printf " %7.2f\n", sp
 	printf "},\n     \"max_spread_pct\": %.3f}", sp >json
@@ -92,8 +95,17 @@ END {
 		exit
 	r = worst_v["report/none"]; t = worst_v["trap/none-trap"]
 	ok = r <= 1 + budget / 100 && t <= 1 + budget_trap / 100
+	# a metric one side lacks, or a workload that failed, is no measurement
+	if ("report/none" in missing || "trap/none-trap" in missing || failed != "")
+		ok = 0
 	printf "budget %s %%: report/none %.4f (%s) <= %.4f, trap/none-trap %.4f (%s) <= %.4f: %s\n",
 		budget, r, worst_m["report/none"], 1 + budget / 100, t,
 		worst_m["trap/none-trap"], 1 + budget_trap / 100,
 		ok ? "holds" : "misses" >verdict
+	if ("report/none" in missing)
+		printf "  no report/none ratio for %s\n", missing["report/none"] >verdict
+	if ("trap/none-trap" in missing)
+		printf "  no trap/none-trap ratio for %s\n", missing["trap/none-trap"] >verdict
+	if (failed != "")
+		printf "  workloads failed in:%s\n", failed >verdict
 }

@@ -25,6 +25,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -165,7 +166,8 @@ static int tcp_serve(int ls)
 		return 0;
 	while ((n = read(s, buf, sizeof(buf))) > 0)
 		got += n;
-	n = write(s, "k", 1);
+	/* a client that died must not take the workload with it: no SIGPIPE */
+	n = send(s, "k", 1, MSG_NOSIGNAL);
 	close(s);
 	return got == TCP_BYTES && n == 1;
 }
@@ -200,6 +202,9 @@ static void tcp_loopback(void)
 		_exit(tcp_client(&sa));
 	for (i = 0; i < TCP_CONNS && ok && pid > 0; i++)
 		ok = tcp_serve(ls);
+	/* a failed connection leaves the client blocked: stop it */
+	if (!ok && pid > 0)
+		kill(pid, SIGKILL);
 	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) ||
 	    WEXITSTATUS(st))
 		ok = 0;

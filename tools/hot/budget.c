@@ -63,8 +63,8 @@ struct profile {
 struct group {
 	char *fn;
 	int section;
-	double cost[MAX_PROFILES], runs;
-	long checks;
+	double cost[MAX_PROFILES], runs[MAX_PROFILES];
+	long checks[MAX_PROFILES];
 	int protected, taken;
 	char *reason; /* an entry of LIST.SCL: its comment lines */
 };
@@ -212,10 +212,8 @@ static int add_row(struct budget *b, int pi, char **f, const int *c)
 		return -1;
 	g->cost[pi] += atof(f[c[C_COST]]);
 	b->p[pi].total += atof(f[c[C_COST]]);
-	if (!pi) {
-		g->checks++;
-		g->runs += atof(f[c[C_RUNS]]);
-	}
+	g->checks[pi]++;
+	g->runs[pi] += atof(f[c[C_RUNS]]);
 	snprintf(inlined, sizeof(inlined), "%s", f[c[C_INLINED]]);
 	if (check_protected(b, f[c[C_FUNCTION]], inlined, s))
 		g->protected = 1;
@@ -228,7 +226,7 @@ static int read_profile(struct budget *b, int pi)
 						 "function", "inlined",
 						 "kind" };
 	char line[8192], *f[MAX_COLS];
-	int c[NR_C], i, nf, lineno = 0;
+	int c[NR_C], i, nf, lineno = 0, maxc = 0;
 	FILE *in = fopen(b->p[pi].path, "r");
 
 	if (!in) {
@@ -239,17 +237,21 @@ static int read_profile(struct budget *b, int pi)
 	while (fgets(line, sizeof(line), in)) {
 		nf = tsv_split(line, f);
 		if (++lineno == 1) {
-			for (i = 0; i < NR_C; i++)
-				if ((c[i] = tsv_col(f, nf, names[i])) < 0) {
+			for (i = 0; i < NR_C; i++) {
+				c[i] = tsv_col(f, nf, names[i]);
+				if (c[i] > maxc)
+					maxc = c[i];
+				if (c[i] < 0) {
 					fprintf(stderr,
 						"hot-checks budget: %s: no column %s\n",
 						b->p[pi].path, names[i]);
 					fclose(in);
 					return -1;
 				}
+			}
 			continue;
 		}
-		if (nf < NR_C || add_row(b, pi, f, c) < 0) {
+		if (nf <= maxc || add_row(b, pi, f, c) < 0) {
 			fprintf(stderr, "hot-checks budget: %s:%d: bad row\n",
 				b->p[pi].path, lineno);
 			fclose(in);
@@ -257,6 +259,11 @@ static int read_profile(struct budget *b, int pi)
 		}
 	}
 	fclose(in);
+	if (lineno < 2) {
+		fprintf(stderr, "hot-checks budget: %s: no checks\n",
+			b->p[pi].path);
+		return -1;
+	}
 	return 0;
 }
 
@@ -268,8 +275,13 @@ static int read_list(struct budget *b, const char *path)
 	FILE *in = fopen(path, "r");
 	struct group *g;
 
-	if (!in)
-		return errno == ENOENT ? 0 : -1;
+	if (!in && errno == ENOENT)
+		return 0;
+	if (!in) {
+		fprintf(stderr, "hot-checks budget: %s: %s\n", path,
+			strerror(errno));
+		return -1;
+	}
 	while (fgets(line, sizeof(line), in)) {
 		lineno++;
 		line[strcspn(line, "\n")] = 0;
@@ -286,9 +298,18 @@ static int read_list(struct budget *b, const char *path)
 				fclose(in);
 				return -1;
 			}
+			/* protected since: the entry goes */
+			if (is_protected(b, line + 4, s)) {
+				printf("  dropped, protected now: %s [%s]\n",
+				       line + 4, sections[s]);
+				*reason = 0;
+				continue;
+			}
 			g = group_get(b, line + 4, s);
-			if (!g)
+			if (!g) {
+				fclose(in);
 				return -1;
+			}
 			g->taken = 1;
 			g->reason = strdup(reason);
 			*reason = 0;
@@ -320,20 +341,32 @@ static int short_of_share(const struct budget *b)
 	return 0;
 }
 
+/* a group's checks: the most any profile has (a profile has every check of
+ * its kernel, run or not) */
+static long group_checks(const struct budget *b, const struct group *g)
+{
+	long n = 0;
+	int i;
+
+	for (i = 0; i < b->np; i++)
+		if (g->checks[i] > n)
+			n = g->checks[i];
+	return n;
+}
+
 /* the reason of a new entry: what its checks cost in each profile */
 static void new_reason(const struct budget *b, struct group *g)
 {
 	char buf[MAX_REASON];
 	int i, o;
 
-	o = snprintf(buf, sizeof(buf),
-		     "# budget: %ld checks, run %.0f times, cost", g->checks,
-		     g->runs);
+	o = snprintf(buf, sizeof(buf), "# budget: %ld checks",
+		     group_checks(b, g));
 	for (i = 0; i < b->np && o < (int)sizeof(buf); i++)
 		o += snprintf(
 			buf + o, sizeof(buf) - o,
-			"%s %.0f instructions in %s (%.2f %% of its checks' cost, measured +%.2f %%)",
-			i ? ";" : "", g->cost[i], b->p[i].name,
+			"; in %s, run %.0f times, %.0f instructions, %.2f %% of its checks' cost (measured +%.2f %%)",
+			b->p[i].name, g->runs[i], g->cost[i],
 			b->p[i].total ? 100 * g->cost[i] / b->p[i].total : 0,
 			b->p[i].overhead);
 	g->reason = strdup(buf);
@@ -420,9 +453,9 @@ static void summary(const struct budget *b)
 	int i;
 
 	for (g = b->g; g < b->g + b->ng; g++) {
-		all += g->checks;
+		all += group_checks(b, g);
 		if (g->taken == 2) {
-			lost += g->checks;
+			lost += group_checks(b, g);
 			added++;
 		}
 	}
@@ -469,7 +502,7 @@ int budget_main(int argc, char **argv)
 			return -1;
 		if (!strcmp(argv[i], "-b")) {
 			b.percent = strtod(argv[i + 1], &end);
-			if (*end || b.percent <= 0)
+			if (*end || !(b.percent > 0 && b.percent < 100))
 				return -1;
 		} else if (!strcmp(argv[i], "-k")) {
 			protect = argv[i + 1];

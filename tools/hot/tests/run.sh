@@ -144,7 +144,7 @@ check $? "the plugin rejects an unknown argument (QEMU exit $rc)"
 "$HOT" budget -b 1 -o "$t/budget.scl" "loops=$t/hot.tsv:10" >"$t/budget.out" 2>&1
 rc=$?
 grep -x -A2 '\[signed-integer-overflow\]' "$t/budget.scl" | grep -q '^fun:add_loop$' &&
-	grep -B1 '^fun:add_loop$' "$t/budget.scl" | grep -q '^# budget: 1 checks, run 1000 times' &&
+	grep -B1 '^fun:add_loop$' "$t/budget.scl" | grep -q '^# budget: 1 checks; in loops, run 1000 times' &&
 	grep -q '^fun:trunc_loop$' "$t/budget.scl" && ! grep -q '^fun:fire$' "$t/budget.scl"
 check $? "budget: 1 % of a measured 10 % takes add_loop and trunc_loop, leaves fire (exit $rc)"
 diag <"$t/budget.out"
