@@ -133,9 +133,9 @@ budget: $(BUDGET_PROTECT) tools
 	@test -f $(BUDGET_SRC)/results/ratios.tsv || { echo "budget: no bench in $(BUDGET_SRC):" \
 		"run make bench$(if $(wildcard $(BUDGET_SCL)), BUDGET=$(BUDGET)) first"; exit 2; }
 	@$(MAKE) -s hot-checks BUDGET= HOT_BENCH=$(BUDGET_SRC) HOT_NAME=budget-syscalls \
-		HOT_WORKLOADS=$(BUDGET_SYSCALLS) >/dev/null
+		HOT_WORKLOADS=$(BUDGET_SYSCALLS)
 	@$(MAKE) -s hot-checks BUDGET= HOT_BENCH=$(BUDGET_SRC) HOT_NAME=budget-sweep \
-		HOT_WORKLOADS=$(BUDGET_SWEEP) >/dev/null
+		HOT_WORKLOADS=$(BUDGET_SWEEP)
 	@mkdir -p $(dir $(BUDGET_SCL)); rc=0; \
 	$(BUILD_DIR)/tools/hot-checks budget -b $(BUDGET) -k $(BUDGET_PROTECT) \
 		-l $(BUDGET_SCL) -o $(BUDGET_SCL) \
