@@ -150,24 +150,28 @@ vals() {
 	awk -F'\t' -v m="$2" '$1 == m { print $2 }' "$RES/$1.run" "$RES/$1.size" 2>/dev/null
 }
 
-# median min max n of numbers on stdin
+# median min max n iqr of numbers on stdin; iqr is the spread of the middle
+# half, (q3 - q1) / median in per cent: a cold first round does not move it,
+# a metric that takes two values from round to round does
 stats() {
 	sort -n | awk '{ v[NR] = $1 } END {
-		if (!NR) { print "0 0 0 0"; exit }
+		if (!NR) { print "0 0 0 0 0"; exit }
 		m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-		printf (m == int(m) ? "%d" : "%.1f") " %s %s %d\n", m, v[1], v[NR], NR }'
+		q1 = v[int((NR + 3) / 4)]; q3 = v[NR + 1 - int((NR + 3) / 4)]
+		iqr = m ? 100 * (q3 - q1) / m : 0
+		printf (m == int(m) ? "%d" : "%.1f") " %s %s %d %.3f\n", m, v[1], v[NR], NR, iqr }'
 }
 
-# metric, then median min max n for each flavor of FLAVORS: one line a metric
+# metric, then median min max n iqr for each flavor of FLAVORS: one line a metric
 medians() {
 	metrics=$(cat "$RES/none.size" "$RES/report.size" "$RES/none.run" |
 		cut -f1 | grep -v '^failed$' | awk '!seen[$0]++')
 	for m in $metrics; do
 		line=$m
 		for f in $FLAVORS; do
-			# shellcheck disable=SC2046 # median min max n, split on purpose
+			# shellcheck disable=SC2046 # median min max n iqr, split on purpose
 			set -- $(vals "$f" "$m" | stats)
-			line="$line	$1	$2	$3	$4"
+			line="$line	$1	$2	$3	$4	$5"
 		done
 		echo "$line"
 	done

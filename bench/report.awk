@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make bench's table (bench.sh report): one line a metric of table.tsv
-# (metric, then median min max n of each flavor of `flavors`), printed as
+# (metric, then median min max n iqr of each flavor of `flavors`), printed as
 # the medians of the kit's kernel and its reference and the ratio of every
-# pair of `pairs`; every ratio to `ratios` (metric pair ratio), the whole to
+# pair of `pairs`; every ratio to `ratios` (metric pair ratio iqr, the larger
+# spread of the two flavors' rounds), the whole to
 # `json`, and, with a `budget`, its verdict to `verdict`.
 #
 # Variables: date, machine, rounds, flavors, pairs, budget (percent, or
@@ -11,7 +12,6 @@
 # verdict, json. The trap budget is the report budget times
 # 0.57, the seed's ratio of the two: 0.57 % at 1 %.
 
-function spread(med, lo, hi) { return med ? 100 * (hi - lo) / med : 0 }
 function ratio(a, b) { return b ? a / b : 0 }
 function unit(m) {
 	return m ~ /^size:/ ? "bytes" : m ~ /^phase:/ ? "ns" : m == "checks" ? "checks" : "us"
@@ -23,6 +23,12 @@ function run_time(m) { return m ~ /^(phase:|workload:|boot_to_init)/ }
 function worst(p, v, m) {
 	if (v > worst_v[p]) { worst_v[p] = v; worst_m[p] = m }
 }
+# a budget of B % cannot be judged on a metric whose rounds spread more than
+# B % (the middle half, either flavor): it is named, not counted
+function unresolved(a, b) {
+	return iqr[col[a]] > budget || iqr[col[b]] > budget
+}
+function max(a, b) { return a > b ? a : b }
 function json_key(p) { gsub(/[\/-]/, "_", p); return p }
 
 BEGIN {
@@ -45,7 +51,7 @@ BEGIN {
 	printf "\n%-30s %12s %12s", "metric", "none", "report"
 	for (p = 1; p <= np; p++)
 		printf " %10s", pr[p]
-	printf " %7s\n", "spread%"
+	printf " %7s\n", "iqr%"
 	printf "{\n  \"date\": \"%s\",\n  \"machine\": \"%s\",\n", date, machine >json
 	printf "  \"clock\": \"guest CLOCK_MONOTONIC, QEMU TCG -icount shift=0,sleep=off -smp 1\",\n" >json
 	printf "  \"rounds\": %d,\n  \"budget_pct\": %s,\n  \"metrics\": [\n", rounds,
@@ -57,29 +63,32 @@ BEGIN {
 	m = $1
 	sp = 0
 	for (i = 1; i <= nf; i++) {
-		med[i] = $(4 * i - 2); lo[i] = $(4 * i - 1)
-		hi[i] = $(4 * i); n[i] = $(4 * i + 1)
-		if (spread(med[i], lo[i], hi[i]) > sp)
-			sp = spread(med[i], lo[i], hi[i])
+		med[i] = $(5 * i - 3); lo[i] = $(5 * i - 2)
+		hi[i] = $(5 * i - 1); n[i] = $(5 * i); iqr[i] = $(5 * i + 1)
+		if (iqr[i] > sp)
+			sp = iqr[i]
 	}
 	printf "%-30s %12s %12s", m, med[col["none"]], med[col["report"]]
 	printf "%s    {\"metric\": \"%s\", \"unit\": \"%s\",\n", (NR > 1 ? ",\n" : ""), m, unit(m) >json
 	for (i = 1; i <= nf; i++)
-		printf "     \"%s\": {\"median\": %s, \"min\": %s, \"max\": %s, \"n\": %d},\n", fl[i], med[i], lo[i], hi[i], n[i] >json
+		printf "     \"%s\": {\"median\": %s, \"min\": %s, \"max\": %s, \"n\": %d, \"iqr_pct\": %s},\n", fl[i], med[i], lo[i], hi[i], n[i], iqr[i] >json
 	printf "     \"ratio\": {" >json
 	for (p = 1; p <= np; p++) {
 		split(pr[p], ab, "/")
 		v = ratio(med[col[ab[1]]], med[col[ab[2]]])
 		printf " %10.4f", v
 		printf "%s\"%s\": %.6f", (p > 1 ? ", " : ""), json_key(pr[p]), v >json
-		printf "%s\t%s\t%.6f\n", m, pr[p], v >ratios
-		if (run_time(m) && v)
+		printf "%s\t%s\t%.6f\t%.3f\n", m, pr[p], v,
+			max(iqr[col[ab[1]]], iqr[col[ab[2]]]) >ratios
+		if (run_time(m) && v && budget != "" && unresolved(ab[1], ab[2]))
+			noisy[pr[p]] = noisy[pr[p]] " " m
+		else if (run_time(m) && v)
 			worst(pr[p], v, m)
 		else if (run_time(m))
 			missing[pr[p]] = m
 	}
 	printf " %7.2f\n", sp
-	printf "},\n     \"max_spread_pct\": %.3f}", sp >json
+	printf "},\n     \"max_iqr_pct\": %.3f}", sp >json
 }
 
 END {
@@ -108,4 +117,6 @@ END {
 		printf "  no trap/none-trap ratio for %s\n", missing["trap/none-trap"] >verdict
 	if (failed != "")
 		printf "  workloads failed in:%s\n", failed >verdict
+	for (p in noisy)
+		printf "  %s, not judged (rounds spread over %s %%):%s\n", p, budget, noisy[p] >verdict
 }

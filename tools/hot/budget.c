@@ -3,7 +3,8 @@
  * hot-checks budget: which functions to leave out of the integer checks so
  * that the checks' run-time cost holds a budget (issue 29's ASAP step).
  *
- *   hot-checks budget -b PERCENT [-k PROTECT.TSV] [-l LIST.SCL] -o OUT.SCL
+ *   hot-checks budget -b PERCENT [-f FLOOR] [-k PROTECT.TSV] [-l LIST.SCL]
+ *                     -o OUT.SCL
  *                     NAME=HOT.TSV:OVERHEAD...
  *
  * Each NAME=HOT.TSV:OVERHEAD is a profile (make hot-checks' hot-checks.tsv
@@ -16,8 +17,10 @@
  * The unit left out is a function in one sanitizer's section, the finest
  * a Clang 19 special case list has (fun: matches the function the check
  * is written in, wherever it is inlined). The groups are taken greedily,
- * the one that does most for the profiles still short first, until each
- * profile has its share or nothing is left to take. A group is never taken
+ * the one that does most for the profiles still short per check it holds
+ * first (ASAP's order: the most cost out for the least protection lost),
+ * until each profile has its share, nothing is left to take, or taking more
+ * would keep fewer than FLOOR per cent (default 95) of the checks. A group is never taken
  * when PROTECT.TSV (function glob, kind as in corpus/ and annotations/)
  * names its function, or a function it is inlined into, with its kind: the
  * checks that catch the corpus's bugs and the kit's findings stay.
@@ -71,6 +74,9 @@ struct group {
 
 struct budget {
 	double percent;
+	double floor; /* per cent of the checks to keep, at least */
+	long checks_all, checks_out;
+	int floor_hit; /* a group was left for the floor */
 	struct profile p[MAX_PROFILES];
 	int np;
 	struct group *g;
@@ -319,7 +325,24 @@ static int read_list(struct budget *b, const char *path)
 	return 0;
 }
 
-/* how much group g does for the profiles still short of their share */
+/* a group's checks: the most any profile has (a profile has every check of
+ * its kernel, run or not), or, for an entry of the list that the profiled
+ * kernel no longer has, what its reason says */
+static long group_checks(const struct budget *b, const struct group *g)
+{
+	long n = 0;
+	int i;
+
+	for (i = 0; i < b->np; i++)
+		if (g->checks[i] > n)
+			n = g->checks[i];
+	if (!n && g->reason)
+		sscanf(g->reason, "# budget: %ld checks", &n);
+	return n;
+}
+
+/* how much group g does for the profiles still short of their share, per
+ * check it takes: the cost out for the protection lost, as ASAP orders */
 static double score(const struct budget *b, const struct group *g)
 {
 	double v = 0;
@@ -328,7 +351,7 @@ static double score(const struct budget *b, const struct group *g)
 	for (i = 0; i < b->np; i++)
 		if (b->p[i].taken < b->p[i].need)
 			v += g->cost[i] / b->p[i].need;
-	return v;
+	return v / (group_checks(b, g) ? group_checks(b, g) : 1);
 }
 
 static int short_of_share(const struct budget *b)
@@ -339,19 +362,6 @@ static int short_of_share(const struct budget *b)
 		if (b->p[i].taken < b->p[i].need)
 			return 1;
 	return 0;
-}
-
-/* a group's checks: the most any profile has (a profile has every check of
- * its kernel, run or not) */
-static long group_checks(const struct budget *b, const struct group *g)
-{
-	long n = 0;
-	int i;
-
-	for (i = 0; i < b->np; i++)
-		if (g->checks[i] > n)
-			n = g->checks[i];
-	return n;
 }
 
 /* the reason of a new entry: what its checks cost in each profile */
@@ -385,18 +395,31 @@ static void take(struct budget *b)
 		b->p[i].need = b->p[i].total * (1 - keep);
 	}
 	/* what the list so far takes already, if the profile still has it */
-	for (g = b->g; g < b->g + b->ng; g++)
+	for (g = b->g; g < b->g + b->ng; g++) {
+		b->checks_all += group_checks(b, g);
+		if (g->taken)
+			b->checks_out += group_checks(b, g);
 		for (i = 0; g->taken && i < b->np; i++)
 			b->p[i].taken += g->cost[i];
+	}
 	while (short_of_share(b)) {
 		best = NULL;
-		for (g = b->g; g < b->g + b->ng; g++)
-			if (!g->taken && !g->protected &&
-			    (!best || score(b, g) > score(b, best)))
+		for (g = b->g; g < b->g + b->ng; g++) {
+			if (g->taken || g->protected || score(b, g) <= 0)
+				continue;
+			/* the checks kept stay over the floor */
+			if (100.0 * (b->checks_out + group_checks(b, g)) >
+			    (100 - b->floor) * b->checks_all) {
+				b->floor_hit = 1;
+				continue;
+			}
+			if (!best || score(b, g) > score(b, best))
 				best = g;
-		if (!best || score(b, best) <= 0)
+		}
+		if (!best)
 			break;
 		best->taken = 2;
+		b->checks_out += group_checks(b, best);
 		for (i = 0; i < b->np; i++)
 			b->p[i].taken += best->cost[i];
 		new_reason(b, best);
@@ -449,18 +472,19 @@ static int write_list(const struct budget *b, const char *path)
 static void summary(const struct budget *b)
 {
 	const struct group *g;
-	long lost = 0, all = 0, added = 0;
+	long added = 0, listed = 0;
 	int i;
 
 	for (g = b->g; g < b->g + b->ng; g++) {
-		all += group_checks(b, g);
-		if (g->taken == 2) {
-			lost += group_checks(b, g);
-			added++;
-		}
+		added += g->taken == 2;
+		listed += g->taken != 0;
 	}
-	printf("budget %g %%: %ld entries added, %ld of the profile's %ld checks in them\n",
-	       b->percent, (long)added, lost, all);
+	printf("budget %g %%: %ld entries added, %ld in all; %ld of %ld checks out, %.2f %% kept%s\n",
+	       b->percent, added, listed, b->checks_out, b->checks_all,
+	       b->checks_all ?
+		       100.0 * (b->checks_all - b->checks_out) / b->checks_all :
+		       100,
+	       b->floor_hit ? " (the floor stopped it)" : "");
 	for (i = 0; i < b->np; i++)
 		printf("  %s: measured +%.2f %%, needs %.1f %% of its checks' cost out, takes %.1f %%\n",
 		       b->p[i].name, b->p[i].overhead,
@@ -492,7 +516,7 @@ static int parse_profile(struct profile *p, char *arg)
 
 int budget_main(int argc, char **argv)
 {
-	static struct budget b;
+	static struct budget b = { .floor = 95 };
 	const char *protect = NULL, *list = NULL, *out = NULL;
 	char *end;
 	int i;
@@ -503,6 +527,10 @@ int budget_main(int argc, char **argv)
 		if (!strcmp(argv[i], "-b")) {
 			b.percent = strtod(argv[i + 1], &end);
 			if (*end || !(b.percent > 0 && b.percent < 100))
+				return -1;
+		} else if (!strcmp(argv[i], "-f")) {
+			b.floor = strtod(argv[i + 1], &end);
+			if (*end || !(b.floor >= 0 && b.floor <= 100))
 				return -1;
 		} else if (!strcmp(argv[i], "-k")) {
 			protect = argv[i + 1];

@@ -59,7 +59,7 @@ static void usage(FILE *f)
 {
 	fputs("usage: hot-checks addresses CENSUS.TSV\n"
 	      "       hot-checks report [-n N] [-o OUT.TSV] [-m OUT.MD] CENSUS.TSV COUNTS.TSV\n"
-	      "       hot-checks budget -b PERCENT [-k PROTECT.TSV] [-l LIST.SCL] -o OUT.SCL\n"
+	      "       hot-checks budget -b PERCENT [-f FLOOR] [-k PROTECT.TSV] [-l LIST.SCL] -o OUT.SCL\n"
 	      "                         NAME=HOT.TSV:OVERHEAD...\n",
 	      f);
 }

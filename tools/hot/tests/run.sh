@@ -23,7 +23,7 @@ KTAP_BUF=$t/ktap
 . "$here/../../tests/ktap.sh"
 check() { if [ "$1" -eq 0 ]; then ok "$2"; else bad "$2"; fi; }
 
-TESTS=12
+TESTS=13
 
 # the kernel's code generation and integer checks (scripts/Makefile.ubsan)
 cflags="-O2 -g -ffreestanding -fno-builtin -fno-pic -fno-stack-protector
@@ -141,7 +141,7 @@ check $? "the plugin rejects an unknown argument (QEMU exit $rc)"
 # 10. hot-checks budget: measured +10 % against a 1 % budget takes 90 % of
 # the checks' cost out, costliest first: add_loop, then trunc_loop; the
 # rest stays, and each entry has its cost as its reason
-"$HOT" budget -b 1 -o "$t/budget.scl" "loops=$t/hot.tsv:10" >"$t/budget.out" 2>&1
+"$HOT" budget -b 1 -f 0 -o "$t/budget.scl" "loops=$t/hot.tsv:10" >"$t/budget.out" 2>&1
 rc=$?
 grep -x -A2 '\[signed-integer-overflow\]' "$t/budget.scl" | grep -q '^fun:add_loop$' &&
 	grep -B1 '^fun:add_loop$' "$t/budget.scl" | grep -q '^# budget: 1 checks; in loops, run 1000 times' &&
@@ -151,7 +151,7 @@ diag <"$t/budget.out"
 
 # 11. a protected function is never taken, and the budget is then short
 printf 'add_loop\tsigned-integer-overflow\n' >"$t/protect.tsv"
-"$HOT" budget -b 1 -k "$t/protect.tsv" -o "$t/protected.scl" "loops=$t/hot.tsv:10" \
+"$HOT" budget -b 1 -f 0 -k "$t/protect.tsv" -o "$t/protected.scl" "loops=$t/hot.tsv:10" \
 	>"$t/protected.out" 2>&1
 rc=$?
 [ $rc -eq 1 ] && ! grep -q '^fun:add_loop$' "$t/protected.scl" &&
@@ -160,10 +160,18 @@ check $? "budget: a protected check stays, and the budget is short: exit $rc"
 
 # 12. the list so far is kept with its reasons; a bad profile is an error
 cp "$t/budget.scl" "$t/again.scl"
-"$HOT" budget -b 1 -l "$t/again.scl" -o "$t/again.scl" "loops=$t/hot.tsv:10" >/dev/null 2>&1 &&
+"$HOT" budget -b 1 -f 0 -l "$t/again.scl" -o "$t/again.scl" "loops=$t/hot.tsv:10" >/dev/null 2>&1 &&
 	diff -u "$t/budget.scl" "$t/again.scl" >"$t/again.diff" &&
 	{ "$HOT" budget -b 1 -o "$t/x.scl" "loops=$t/nothing.tsv:10" 2>/dev/null; [ $? -eq 2 ]; }
 check $? "budget: a second run keeps the list as it was; a missing profile exits 2"
 diag <"$t/again.diff"
+
+# 13. the floor: with 95 % of the checks to keep, none of the guest's five
+# (20 % each) can go, and the tool says why
+"$HOT" budget -b 1 -o "$t/floor.scl" "loops=$t/hot.tsv:10" >"$t/floor.out" 2>&1
+rc=$?
+[ $rc -eq 1 ] && ! grep -q '^fun:' "$t/floor.scl" && grep -q '100.00 % kept (the floor stopped it)' "$t/floor.out"
+check $? "budget: the default floor keeps 95 % of the checks: nothing taken, exit $rc"
+diag <"$t/floor.out"
 
 ktap_end
