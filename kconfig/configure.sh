@@ -117,20 +117,24 @@ depends_of() {
 
 # Every CONFIG_FOO=value and "# CONFIG_FOO is not set" of the kit's fragments
 # must be in the result as asked (the base's own fragments are not checked).
+# A later fragment overrides an earlier one, as in merge_config.sh: only an
+# option's last request is checked (make bench's wrap.config turns off what
+# integer-sanitizers.config turned on).
 for frag in "$@"; do
 	case $frag in kernel/configs/* | arch/*/configs/*) continue ;; esac
 	sed -n -e 's/^\(CONFIG_[A-Za-z0-9_]*=.*\)$/\1/p' \
 		-e 's/^# \(CONFIG_[A-Za-z0-9_]*\) is not set$/\1=n/p' "$frag" |
-		while IFS= read -r want; do
-			opt=${want%%=*}
-			val=${want#*=}
-			got=$(grep -E "^$opt=" "$tree/$new" || echo "$opt=n")
-			got=${got#*=}
-			[ "$got" = "$val" ] && continue
-			deps=$(depends_of "$opt")
-			echo "  $opt=$val (from $(basename "$frag")): got $opt=$got${deps:+; it $deps}"
-		done
-done >"$tree/.kit-config-check"
+		sed "s|^|$frag	|"
+done | tac | awk -F'\t' '{ o = $2; sub(/=.*/, "", o) } !seen[o]++' | tac |
+	while IFS='	' read -r frag want; do
+		opt=${want%%=*}
+		val=${want#*=}
+		got=$(grep -E "^$opt=" "$tree/$new" || echo "$opt=n")
+		got=${got#*=}
+		[ "$got" = "$val" ] && continue
+		deps=$(depends_of "$opt")
+		echo "  $opt=$val (from $(basename "$frag")): got $opt=$got${deps:+; it $deps}"
+	done >"$tree/.kit-config-check"
 if [ -s "$tree/.kit-config-check" ]; then
 	rm -f "$tree/$new"
 	cat "$tree/.kit-config-check" >&2
