@@ -85,7 +85,7 @@ SYZ_NAME := $(if $(filter 1,$(SYZ)),-syz)
 # 5, ...; empty: none, every check kept). The kit's ignorelist then takes
 # sanitizer-ignorelist/budget/$(BUDGET).scl too: the functions whose checks
 # cost the most, each with its measured cost, written by `make budget`
-# (tools/hot/README.md). Each budget has its own trees and outputs:
+# (bench/README.md). Each budget has its own trees and outputs:
 # $(BUILD_DIR)/<base>-b<budget>.
 BUDGET ?=
 BUDGET_NAME := $(if $(BUDGET),-b$(BUDGET))

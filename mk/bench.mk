@@ -100,7 +100,7 @@ bench: $(BENCH_TREES) tools perf-tool
 		>$(BENCH)/ttv.times
 	@$(BENCH_SH) report
 
-# The overhead budget (BUDGET=N, tools/hot/README.md). One step: profile
+# The overhead budget (BUDGET=N, bench/README.md). One step: profile
 # the last bench's report kernel (the budget's own once its list exists,
 # else the unbudgeted one) in two boots, the syscall loops and the
 # read_format sweep; take the functions whose checks cost the most into

@@ -441,7 +441,7 @@ static int write_list(const struct budget *b, const char *path)
 		return -1;
 	}
 	fprintf(f,
-		"# The overhead budget of %g %% (make budget BUDGET=%g; tools/hot/README.md).\n"
+		"# The overhead budget of %g %% (make budget BUDGET=%g; bench/README.md).\n"
 		"# Generated: the functions whose integer checks cost the most in make\n"
 		"# bench's workloads, taken out section by section until the model says\n"
 		"# the budget holds. The checks of the corpus's bugs and of the kit's\n"

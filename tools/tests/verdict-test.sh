@@ -69,7 +69,7 @@ case_ "workload-failed" 1 's/kit: end pass=15 fail=0/kit: end pass=14 fail=1/' \
 case_ "case-not-trapped-unsigned" 1 '/UBSAN: implicit integer conversion at test_ubsan_truncate_unsigned/,/Oops: /d' \
 	'test_ubsan_truncate_unsigned trapped 0 times'
 case_ "guest-did-not-power-off" 1 '' 'exit status 1' 1
-# without patch 0046: no "checks trap" line, the first trap kills insmod
+# without patch 0046: no "checks trap" line, the first trap kills the module load in the guest
 # (the guest goes on to its end)
 case_ "no-thread-per-case" 1 '/test_ubsan_init: the checks trap/d; /traps: UBSAN: .* at test_ubsan_ptr_err/,/kit: workload end test-ubsan/d' \
 	'runner: oops$'
