@@ -32,6 +32,9 @@ BENCH_FRAGMENTS = $(GUEST_FRAGMENTS) \
 # The workloads, each timed in guest instructions (bench/README.md).
 BENCH_WORKLOADS := bench-syscalls perf-cve-2023-6931 perf-u16-2015 \
 	perf-read-format-sweep
+# the guest of the bench boots (and of make hot-diff)
+BENCH_GUEST = $(MAKE) -s -C $(TOP)/boot-tests O=$(BENCH)/boot-tests \
+	KIT_WORKLOADS="$(BENCH_WORKLOADS)" KMODS= PERF=$(PERF_OUT)/perf
 # Fixed version strings: the images differ by the checks alone.
 BENCH_KENV := export KBUILD_BUILD_TIMESTAMP=2026-01-01 KBUILD_BUILD_VERSION=1 \
 	KBUILD_BUILD_USER=kit KBUILD_BUILD_HOST=bench
@@ -74,8 +77,7 @@ BENCH_SH = TOP=$(TOP) BENCH=$(BENCH) BENCH_REF=$(BENCH_REF) ROUNDS=$(BENCH_ROUND
 ## bench           size and guest instructions of the kit's kernels per sanitizer, report and
 ##                 trap, against none/none-trap; with BUDGET, the budget's (not in test)
 bench: $(BENCH_TREES) tools perf-tool
-	@$(MAKE) -s -C $(TOP)/boot-tests O=$(BENCH)/boot-tests \
-		KIT_WORKLOADS="$(BENCH_WORKLOADS)" KMODS= PERF=$(PERF_OUT)/perf
+	@$(BENCH_GUEST)
 	@$(MAKE) -s -C $(TOP)/boot-tests O=$(BENCH)/boot-tests-ubsan \
 		KIT_WORKLOADS="test-ubsan perf-cve-2023-6931 perf-u16-2015" \
 		KMODS=$(BENCH)/report/lib/test_ubsan.ko
@@ -111,6 +113,24 @@ BUDGET_PROTECT := $(OUT_REF)/budget-protect.tsv
 BUDGET_SRC = $(if $(wildcard $(BUDGET_SCL)),$(BENCH),$(BENCH_REF))
 BUDGET_SYSCALLS := bench-syscalls,perf-cve-2023-6931,perf-u16-2015
 BUDGET_SWEEP := perf-read-format-sweep
+# BUDGET_COST: what a check costs. added (make hot-checks): its own
+# instructions times its executions. measured (make hot-diff): what its
+# function runs more than in the none kernel, measured under the same
+# workload, shared among the function's checks: what the checks make the
+# compiler spend around them, and inlining lost, included.
+BUDGET_COST ?= added
+# the phases of bench-syscalls a measured profile runs (sched messaging
+# cannot be measured, bench/README.md)
+BUDGET_PHASES := perf-open-read-close,fork-exec,pipe-pingpong,file-cwru,tcp-loopback
+# $(call budget_profile,NAME,WORKLOADS[,PHASES]): profile NAME of the
+# source bench's report kernel, and the file hot-checks budget reads
+budget_profile = $(if $(filter measured,$(BUDGET_COST)), \
+	$(MAKE) -s hot-diff BUDGET=$(if $(wildcard $(BUDGET_SCL)),$(BUDGET)) HOT_DIFF=report/none \
+		HOT_DIFF_NAME=$(1) HOT_WORKLOADS=$(2) HOT_PHASES=$(3), \
+	$(MAKE) -s hot-checks BUDGET= HOT_BENCH=$(BUDGET_SRC) HOT_NAME=$(1) HOT_WORKLOADS=$(2))
+budget_profile_tsv = $(if $(filter measured,$(BUDGET_COST)), \
+	$(BUDGET_SRC)/hot-diff/report-none/$(1)/profile.tsv, \
+	$(BUDGET_SRC)/hot-checks/$(1)/hot-checks.tsv)
 # the share of the checks a budget keeps, at least (per cent)
 BUDGET_FLOOR ?= 95
 # the measured overhead, in per cent, of the metrics that match $(1) in the
@@ -135,16 +155,14 @@ budget: $(BUDGET_PROTECT) tools
 	@test -n "$(BUDGET)" || { echo "budget: which budget? make budget BUDGET=PERCENT"; exit 2; }
 	@test -f $(BUDGET_SRC)/results/ratios.tsv || { echo "budget: no bench in $(BUDGET_SRC):" \
 		"run make bench$(if $(wildcard $(BUDGET_SCL)), BUDGET=$(BUDGET)) first"; exit 2; }
-	@$(MAKE) -s hot-checks BUDGET= HOT_BENCH=$(BUDGET_SRC) HOT_NAME=budget-syscalls \
-		HOT_WORKLOADS=$(BUDGET_SYSCALLS)
-	@$(MAKE) -s hot-checks BUDGET= HOT_BENCH=$(BUDGET_SRC) HOT_NAME=budget-sweep \
-		HOT_WORKLOADS=$(BUDGET_SWEEP)
+	@$(call budget_profile,budget-syscalls,$(BUDGET_SYSCALLS),$(BUDGET_PHASES))
+	@$(call budget_profile,budget-sweep,$(BUDGET_SWEEP))
 	@mkdir -p $(dir $(BUDGET_SCL)); rc=0; \
 	$(BUILD_DIR)/tools/hot-checks budget -b $(BUDGET) -f $(BUDGET_FLOOR) -k $(BUDGET_PROTECT) \
 		-l $(BUDGET_SCL) -o $(BUDGET_SCL) \
-		syscalls=$(BUDGET_SRC)/hot-checks/budget-syscalls/hot-checks.tsv:$$($(call \
+		syscalls=$(call budget_profile_tsv,budget-syscalls):$$($(call \
 			BUDGET_OVERHEAD,^(boot_to_init|phase:|workload:(bench-syscalls|perf-cve|perf-u16)),$(BUDGET_SRC))) \
-		sweep=$(BUDGET_SRC)/hot-checks/budget-sweep/hot-checks.tsv:$$($(call \
+		sweep=$(call budget_profile_tsv,budget-sweep):$$($(call \
 			BUDGET_OVERHEAD,^workload:perf-read-format-sweep,$(BUDGET_SRC))) || rc=$$?; \
 	[ $$rc -le 1 ] || exit $$rc; \
 	echo "budget: $(BUDGET_SCL): $$(grep -c '^fun:' $(BUDGET_SCL)) entries"

@@ -18,7 +18,10 @@
  * Each phase prints "# bench: NAME n=N ns=T" with CLOCK_MONOTONIC, which
  * under QEMU's -icount follows the guest's executed instructions.
  * Run as "bench-syscalls exit" it exits 0 at once (the exec'ed child).
+ * kit.bench=NAME[,NAME...] on the kernel's command line runs those phases
+ * alone (make hot-diff HOT_PHASES=...: one phase's profile).
  */
+#include "cmdline.h"
 #include "workload.h"
 
 #include <arpa/inet.h>
@@ -82,8 +85,9 @@ static void perf_open_read_close(void)
 	report("perf-open-read-close", i, now_ns() - t0, ok);
 }
 
-static void fork_exec(const char *self)
+static void fork_exec(void)
 {
+	const char *self = "/bin/bench-syscalls";
 	long t0 = now_ns();
 	int i, ok = 1;
 
@@ -270,16 +274,54 @@ static void pipe_pingpong(void)
 	report("pipe-pingpong", i, now_ns() - t0, ok);
 }
 
+static const struct phase {
+	const char *name;
+	void (*run)(void);
+} phases[] = {
+	{ "perf-open-read-close", perf_open_read_close },
+	{ "fork-exec", fork_exec },
+	{ "pipe-pingpong", pipe_pingpong },
+	{ "file-cwru", file_cwru },
+	{ "tcp-loopback", tcp_loopback },
+	{ "sched-messaging", sched_messaging },
+};
+
+#define NPHASES (sizeof(phases) / sizeof(phases[0]))
+
+/* whether name is in the comma-separated list (none: every phase runs) */
+static int chosen(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+	const char *s;
+
+	if (!*list)
+		return 1;
+	for (s = list;; s++) {
+		if (!strncmp(s, name, n) && (s[n] == ',' || !s[n]))
+			return 1;
+		s = strchr(s, ',');
+		if (!s)
+			return 0;
+	}
+}
+
 int main(int argc, char **argv)
 {
+	char list[256] = "";
+	size_t i, n = 0;
+
 	if (argc > 1 && !strcmp(argv[1], "exit"))
 		return 0;
-	kit_plan(6);
-	perf_open_read_close();
-	fork_exec("/bin/bench-syscalls");
-	pipe_pingpong();
-	file_cwru();
-	tcp_loopback();
-	sched_messaging();
+	cmdline_get("kit.bench", list, sizeof(list));
+	for (i = 0; i < NPHASES; i++)
+		n += chosen(list, phases[i].name);
+	if (!n) {
+		kit_diag("bench: kit.bench=%s names no phase", list);
+		return 1;
+	}
+	kit_plan((int)n);
+	for (i = 0; i < NPHASES; i++)
+		if (chosen(list, phases[i].name))
+			phases[i].run();
 	return kit_exit_status();
 }

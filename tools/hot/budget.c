@@ -12,7 +12,9 @@
  * cent (report/none - 1, the worst of their metrics). A profile whose
  * overhead is over the budget needs its checks' cost cut by the share
  * 1 - PERCENT / OVERHEAD: the model's cost (tools/hot/README.md) is a floor
- * of the real one, and taken as proportional to it.
+ * of the real one, and taken as proportional to it. A profile of hot-checks
+ * diff -p (executions 0) has the real one: what each function runs more
+ * than without the checks, measured.
  *
  * The unit left out is a function in one sanitizer's section, the finest
  * a Clang 19 special case list has (fun: matches the function the check
@@ -372,13 +374,25 @@ static void new_reason(const struct budget *b, struct group *g)
 
 	o = snprintf(buf, sizeof(buf), "# budget: %ld checks",
 		     group_checks(b, g));
-	for (i = 0; i < b->np && o < (int)sizeof(buf); i++)
-		o += snprintf(
-			buf + o, sizeof(buf) - o,
-			"; in %s, run %.0f times, %.0f instructions, %.2f %% of its checks' cost (measured +%.2f %%)",
-			b->p[i].name, g->runs[i], g->cost[i],
-			b->p[i].total ? 100 * g->cost[i] / b->p[i].total : 0,
-			b->p[i].overhead);
+	for (i = 0; i < b->np && o < (int)sizeof(buf); i++) {
+		double share =
+			b->p[i].total ? 100 * g->cost[i] / b->p[i].total : 0;
+
+		/* a profile of hot-checks diff -p counts no executions: its
+		 * cost is the instructions its functions run more, measured */
+		if (g->runs[i] == 0 && g->cost[i] > 0)
+			o += snprintf(
+				buf + o, sizeof(buf) - o,
+				"; in %s, %.0f instructions more than without the checks, %.2f %% of what its checks' functions add (measured +%.2f %%)",
+				b->p[i].name, g->cost[i], share,
+				b->p[i].overhead);
+		else
+			o += snprintf(
+				buf + o, sizeof(buf) - o,
+				"; in %s, run %.0f times, %.0f instructions, %.2f %% of its checks' cost (measured +%.2f %%)",
+				b->p[i].name, g->runs[i], g->cost[i], share,
+				b->p[i].overhead);
+	}
 	g->reason = strdup(buf);
 }
 

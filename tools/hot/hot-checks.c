@@ -12,6 +12,9 @@
  *   hot-checks budget -b PERCENT ... -o OUT.SCL NAME=HOT.TSV:OVERHEAD...
  *       the functions to leave out so that the checks hold a budget
  *       (budget.c)
+ *   hot-checks diff [-n N] [-o OUT.TSV] [-c CENSUS.TSV [-p PROFILE.TSV]] OLD.FUNCS OLD.INSNS NEW.FUNCS NEW.INSNS
+ *       two kernels under one workload, function by function, in guest
+ *       instructions measured (diff.c)
  *
  * A check executes each time one of its jumps (the census's branches
  * column) does; each execution adds the jump's "added" instructions. Its
@@ -31,6 +34,7 @@
 #include <string.h>
 
 #include "budget.h"
+#include "diff.h"
 #include "tsv.h"
 
 struct jump {
@@ -60,7 +64,9 @@ static void usage(FILE *f)
 	fputs("usage: hot-checks addresses CENSUS.TSV\n"
 	      "       hot-checks report [-n N] [-o OUT.TSV] [-m OUT.MD] CENSUS.TSV COUNTS.TSV\n"
 	      "       hot-checks budget -b PERCENT [-f FLOOR] [-k PROTECT.TSV] [-l LIST.SCL] -o OUT.SCL\n"
-	      "                         NAME=HOT.TSV:OVERHEAD...\n",
+	      "                         NAME=HOT.TSV:OVERHEAD...\n"
+	      "       hot-checks diff [-n N] [-o OUT.TSV] [-c CENSUS.TSV [-p PROFILE.TSV]]\n"
+	      "                       OLD.FUNCS OLD.INSNS NEW.FUNCS NEW.INSNS\n",
 	      f);
 }
 
@@ -510,6 +516,8 @@ int main(int argc, char **argv)
 		ret = report(argc - 2, argv + 2);
 	else if (argc >= 2 && !strcmp(argv[1], "budget"))
 		ret = budget_main(argc - 2, argv + 2);
+	else if (argc >= 2 && !strcmp(argv[1], "diff"))
+		ret = diff_main(argc - 2, argv + 2);
 	if (ret < 0) {
 		usage(stderr);
 		return 2;

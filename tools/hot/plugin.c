@@ -22,6 +22,14 @@
  * are exact. The counters are not atomic: one guest CPU (the kit's
  * -icount boots), or QEMU's single-threaded TCG.
  *
+ * insns: optional; how many times each kernel instruction ran goes to this
+ * file at exit (each block gets one more inline counter; an instruction
+ * runs as many times as the blocks it is in), so that a caller can give
+ * them to the functions they are written in and compare two kernels under
+ * one workload (hot-checks diff): the instructions a check makes the
+ * compiler spend around it are there, not only its own. addrs is optional
+ * too: insns alone counts no check.
+ *
  * out: written when QEMU exits (the guest powers off, or QEMU is killed
  * with SIGTERM or SIGINT):
  *
@@ -30,6 +38,13 @@
  *   0xffffffff81000435<TAB>1234
  *
  * one row per address, in the order of the addresses, zeros included.
+ *
+ * and, with insns=, that file:
+ *
+ *   # hot-checks insns: insns_kernel=N blocks=N
+ *   address<TAB>executions
+ *
+ * one row per kernel instruction that ran, by address.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -53,6 +68,46 @@ static uint64_t insns[3];
 static int kernel_seen;
 /* instructions that got a counter, over all translations */
 static uint64_t translated;
+
+/*
+ * Each translation of a kernel block, with insns=: its counter is added to
+ * inline, so it never moves (chunks, not one array that grows); its
+ * instructions' addresses.
+ */
+struct block {
+	uint64_t count, *ia;
+	size_t n;
+};
+
+#define BLOCK_CHUNK 4096
+static struct block **chunks;
+static size_t nblocks, nchunks;
+static char *insns_path;
+
+/* a new block of n instructions, or NULL when memory is out (then it is
+ * not counted) */
+static struct block *block_new(size_t n)
+{
+	struct block **c, *b;
+
+	if (nblocks == nchunks * BLOCK_CHUNK) {
+		c = realloc(chunks, (nchunks + 1) * sizeof(*c));
+		if (!c)
+			return NULL;
+		chunks = c;
+		chunks[nchunks] = calloc(BLOCK_CHUNK, sizeof(**chunks));
+		if (!chunks[nchunks])
+			return NULL;
+		nchunks++;
+	}
+	b = &chunks[nblocks / BLOCK_CHUNK][nblocks % BLOCK_CHUNK];
+	b->ia = malloc((n ? n : 1) * sizeof(*b->ia));
+	if (!b->ia)
+		return NULL;
+	nblocks++;
+	b->n = n;
+	return b;
+}
 
 /* On QEMU's stderr: qemu_plugin_outs() writes only under -d plugin. */
 static void __attribute__((format(printf, 1, 2))) say(const char *fmt, ...)
@@ -151,6 +206,16 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	}
 	qemu_plugin_register_vcpu_tb_exec_inline(tb, HOT_QEMU_INLINE_ADD_U64,
 						 total, n);
+	if (insns_path && total == &insns[KERNEL]) {
+		struct block *b = block_new(n);
+
+		for (i = 0; b && i < n; i++)
+			b->ia[i] = qemu_plugin_insn_vaddr(
+				qemu_plugin_tb_get_insn(tb, i));
+		if (b)
+			qemu_plugin_register_vcpu_tb_exec_inline(
+				tb, HOT_QEMU_INLINE_ADD_U64, &b->count, 1);
+	}
 	if (!naddrs)
 		return;
 	for (i = 0; i < n; i++) {
@@ -167,13 +232,74 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	}
 }
 
+/* an instruction that ran, and how many times */
+struct insn_count {
+	uint64_t va, count;
+};
+
+static int cmp_insn(const void *a, const void *b)
+{
+	const struct insn_count *x = a, *y = b;
+
+	return x->va < y->va ? -1 : x->va > y->va;
+}
+
+/* The instructions that ran, by address, the blocks they are in summed. */
+static void write_insns(void)
+{
+	struct insn_count *v;
+	struct block *b;
+	size_t i, j, k = 0, total = 0;
+	FILE *f;
+
+	for (i = 0; i < nblocks; i++)
+		total += chunks[i / BLOCK_CHUNK][i % BLOCK_CHUNK].n;
+	v = malloc((total ? total : 1) * sizeof(*v));
+	if (!v) {
+		say("hot-checks: out of memory for %zu instructions\n", total);
+		return;
+	}
+	for (i = 0; i < nblocks; i++) {
+		b = &chunks[i / BLOCK_CHUNK][i % BLOCK_CHUNK];
+		for (j = 0; b->count && j < b->n; j++) {
+			v[k].va = b->ia[j];
+			v[k++].count = b->count;
+		}
+	}
+	qsort(v, k, sizeof(*v), cmp_insn);
+	f = fopen(insns_path, "w");
+	if (!f) {
+		say("hot-checks: cannot write %s: %s\n", insns_path,
+		    strerror(errno));
+		free(v);
+		return;
+	}
+	fprintf(f, "# hot-checks insns: insns_kernel=%" PRIu64 " blocks=%zu\n",
+		insns[KERNEL], nblocks);
+	fputs("address\texecutions\n", f);
+	for (i = 0; i < k; i++) {
+		if (i + 1 < k && v[i + 1].va == v[i].va) {
+			v[i + 1].count += v[i].count;
+			continue;
+		}
+		fprintf(f, "0x%" PRIx64 "\t%" PRIu64 "\n", v[i].va, v[i].count);
+	}
+	if (fclose(f))
+		say("hot-checks: cannot write %s: %s\n", insns_path,
+		    strerror(errno));
+	free(v);
+}
+
 static void at_exit(qemu_plugin_id_t id, void *udata)
 {
-	FILE *f = fopen(out_path, "w");
+	FILE *f;
 	size_t i;
 
 	(void)id;
 	(void)udata;
+	if (insns_path)
+		write_insns();
+	f = fopen(out_path, "w");
 	if (!f) {
 		say("hot-checks: cannot write %s: %s\n", out_path,
 		    strerror(errno));
@@ -209,17 +335,19 @@ EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 			in = argv[i] + 6;
 		} else if (!strncmp(argv[i], "out=", 4)) {
 			out_path = strdup(argv[i] + 4);
+		} else if (!strncmp(argv[i], "insns=", 6)) {
+			insns_path = strdup(argv[i] + 6);
 		} else {
-			say("hot-checks: unknown argument %s (addrs=FILE,out=FILE)\n",
+			say("hot-checks: unknown argument %s (addrs=FILE,insns=FILE,out=FILE)\n",
 			    argv[i]);
 			return -1;
 		}
 	}
-	if (!in || !out_path) {
-		say("hot-checks: usage: -plugin hot-checks.so,addrs=FILE,out=FILE\n");
+	if ((!in && !insns_path) || !out_path) {
+		say("hot-checks: usage: -plugin hot-checks.so,[addrs=FILE,][insns=FILE,]out=FILE\n");
 		return -1;
 	}
-	if (read_addrs(in))
+	if (in ? read_addrs(in) : !(counts = calloc(1, sizeof(*counts))))
 		return -1;
 	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
 	qemu_plugin_register_atexit_cb(id, at_exit, NULL);

@@ -9,11 +9,12 @@
 # sanitizers measures what the checks really add, which the census's
 # estimate must not exceed.
 # Environment: CENSUS, HOT, PLUGIN (the binaries), CLANG (default clang-19),
-# LLD (ld.lld-19), OBJCOPY (llvm-objcopy-19), QEMU (qemu-system-x86_64),
+# LLD (ld.lld-19), OBJCOPY (llvm-objcopy-19), SYMBOLIZER (llvm-symbolizer-19),
+# QEMU (qemu-system-x86_64),
 # TMPDIR_T (scratch directory).
 set -u
 : "${CENSUS:?}" "${HOT:?}" "${PLUGIN:?}" "${CLANG:=clang-19}" "${LLD:=ld.lld-19}"
-: "${OBJCOPY:=llvm-objcopy-19}" "${QEMU:=qemu-system-x86_64}"
+: "${OBJCOPY:=llvm-objcopy-19}" "${SYMBOLIZER:=llvm-symbolizer-19}" "${QEMU:=qemu-system-x86_64}"
 : "${TMPDIR_T:=/tmp/hot-checks-test.$$}"
 here=$(cd "$(dirname "$0")" && pwd)
 t=$TMPDIR_T
@@ -23,7 +24,7 @@ KTAP_BUF=$t/ktap
 . "$here/../../tests/ktap.sh"
 check() { if [ "$1" -eq 0 ]; then ok "$2"; else bad "$2"; fi; }
 
-TESTS=13
+TESTS=15
 
 # the kernel's code generation and integer checks (scripts/Makefile.ubsan)
 cflags="-O2 -g -ffreestanding -fno-builtin -fno-pic -fno-stack-protector
@@ -43,13 +44,13 @@ build() {
 		$OBJCOPY -O binary "$t/$1.elf" "$t/$1.bin")
 }
 
-# boot NAME: the guest under the plugin, counting $t/jumps.txt
+# boot NAME: the guest under the plugin, counting $t/jumps.txt and every instruction
 boot() {
 	timeout 60 nice -n 19 "$QEMU" -M pc -m 32M -nodefaults -no-user-config \
 		-display none -no-reboot -accel tcg -icount shift=0,sleep=off \
 		-kernel "$t/$1.bin" -chardev "file,id=con,path=$t/$1.console" \
 		-serial chardev:con -device isa-debug-exit,iobase=0xf4,iosize=0x04 \
-		-plugin "$PLUGIN,addrs=$t/jumps.txt,out=$t/$1.counts" \
+		-plugin "$PLUGIN,addrs=$t/jumps.txt,insns=$t/$1.insns,out=$t/$1.counts" \
 		</dev/null >"$t/$1.qemu" 2>&1
 }
 
@@ -58,6 +59,13 @@ boot() {
 runs_of() {
 	awk -F '\t' -v f="$1" 'NR > 1 && $8 == f { s += $5 } END { print s + 0 }' \
 		"$t/hot.tsv"
+}
+
+# funcs NAME: the function of each instruction of a run (innermost inline frame)
+funcs() {
+	awk 'NR > 2 { print $1 }' "$t/$1.insns" |
+		"$SYMBOLIZER" --obj="$t/$1.elf" --print-address |
+		awk 'BEGIN { RS = ""; FS = "\n" } { print $1 "\t" $2 }' >"$t/$1.funcs"
 }
 
 # the kernel's (upper half's) instructions of a run
@@ -173,5 +181,31 @@ rc=$?
 [ $rc -eq 1 ] && ! grep -q '^fun:' "$t/floor.scl" && grep -q '100.00 % kept (the floor stopped it)' "$t/floor.out"
 check $? "budget: the default floor keeps 95 % of the checks: nothing taken, exit $rc"
 diag <"$t/floor.out"
+
+# 14. hot-checks diff: the instructions of the two runs, given to their functions,
+# add up to each run's instructions exactly; the loops' functions are where
+# the checked guest runs more, and a function never called differs by 0
+funcs none && funcs san &&
+	"$HOT" diff -n 5 -o "$t/diff.tsv" -c "$t/census.tsv" -p "$t/measured.tsv" \
+		"$t/none.funcs" "$t/none.insns" "$t/san.funcs" "$t/san.insns" >"$t/diff.out" 2>&1
+rc=$?
+grep -q "^hot-checks diff: kernel instructions $none_i -> $san_i: +$measured " "$t/diff.out" &&
+	awk -F '\t' 'NR > 1 { d[$7] = $2; c[$7] = $6 } END {
+		exit !(d["add_loop"] > 0 && d["trunc_loop"] > 0 && c["add_loop"] == 1 && !d["cold"]) }' \
+		"$t/diff.tsv" &&
+	awk -F '\t' 'NR > 1 && $5 == "add_loop" { found = 1; ok = $2 > 0 && $3 == 0 } END { exit !(found && ok) }' \
+		"$t/measured.tsv"
+check $? "diff: per function, summing to the measured $measured; add_loop and trunc_loop gain, cold does not (exit $rc)"
+diag <"$t/diff.out"
+
+# 15. hot-checks budget on the measured profile: the reason says measured
+"$HOT" budget -b 1 -f 0 -o "$t/measured.scl" "loops=$t/measured.tsv:10" >"$t/mbudget.out" 2>&1
+rc=$?
+grep -B1 '^fun:add_loop$' "$t/measured.scl" |
+	grep -q '^# budget: 1 checks; in loops, [0-9]* instructions more than without the checks' &&
+	{ "$HOT" diff -p "$t/x.tsv" "$t/none.funcs" "$t/none.insns" "$t/san.funcs" "$t/san.insns" \
+		>/dev/null 2>&1; [ $? -eq 2 ]; }
+check $? "budget: a measured profile takes add_loop, its reason the instructions measured; diff -p without -c is refused (exit $rc)"
+diag <"$t/mbudget.out"
 
 ktap_end
