@@ -680,7 +680,9 @@ static int entry_applies(const struct scl_entry *e, const struct report *r)
 			return 0;
 	}
 	if (!strcmp(e->type, "fun"))
-		return r->func[0] && brace_match(e->glob, r->func);
+		return (r->func[0] && brace_match(e->glob, r->func)) ||
+		       (r->written_in[0] &&
+			brace_match(e->glob, r->written_in));
 	if (!strcmp(e->type, "src")) {
 		if (!r->file[0])
 			return 0;
@@ -723,7 +725,8 @@ static int row_matches(const char *file, const char *func, const char *kind,
 		f[colon - f] = 0;
 	if (!r->file[0] || (strcmp(f, r->file) && fnmatch(f, r->file, 0)))
 		return 0;
-	if (!glob_or_any(func, r->func))
+	if (!glob_or_any(func, r->func) &&
+	    !(r->written_in[0] && glob_or_any(func, r->written_in)))
 		return 0;
 	return report_kind_matches(kind, r);
 }
@@ -743,7 +746,7 @@ static void suggest_entry(struct site *s, const char **names, int n, size_t off)
 	}
 	if (r->func[0])
 		snprintf(out, sz, "[%s]\n# reason: TODO\nfun:%s", names[0],
-			 r->func);
+			 r->written_in[0] ? r->written_in : r->func);
 	else
 		snprintf(out, sz, "[%s]\n# reason: TODO\nsrc:%s", names[0],
 			 r->file);

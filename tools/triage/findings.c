@@ -78,7 +78,8 @@ static void md_site(FILE *out, const struct site *s, const struct facts *f,
 
 	snprintf(site, sizeof(site), "%s:%u", s->r.file, s->r.line);
 	fprintf(out, "\n## %s in %s (%s)\n\n", site,
-		s->r.func[0] ? s->r.func : "?", verdict_names[verdict_of(s)]);
+		s->r.func[0] ? site_func(&s->r) : "?",
+		verdict_names[verdict_of(s)]);
 	fprintf(out, "- kind: %s\n- reached by: %s (%s, line %lu)\n", s->r.kind,
 		s->r.workload[0] ? s->r.workload : "boot",
 		lg->names[s->first.log], s->first.line);
@@ -107,7 +108,7 @@ static void json_site_f(struct json *j, const struct site *s,
 	snprintf(site, sizeof(site), "%s:%u", s->r.file, s->r.line);
 	json_object(j, NULL, JSON_LINES);
 	json_string(j, "site", site);
-	json_string(j, "function", s->r.func);
+	json_string(j, "function", site_func(&s->r));
 	json_string(j, "kind", s->r.kind);
 	json_string(j, "verdict", verdict_names[verdict_of(s)]);
 	json_string(j, "rule", s->idiom);

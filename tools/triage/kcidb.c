@@ -589,7 +589,7 @@ static void out_issue(struct json *j, const char *origin, const struct site *s)
 	json_string(j, "file", s->r.file);
 	json_uint(j, "line", s->r.line);
 	json_uint(j, "col", s->r.col);
-	json_string(j, "function", s->r.func);
+	json_string(j, "function", site_func(&s->r));
 	json_string(j, "reason", s->reason);
 	json_uint(j, "count", s->count);
 	json_end(j);

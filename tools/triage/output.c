@@ -72,7 +72,7 @@ void out_tsv(FILE *f, const struct sitetab *t)
 		s = t->v[i];
 		fprintf(f, "%s\t%s\t%s\t%s\t%lu\t", cls_names[s->cls],
 			s->r.kind, site_str(&s->r, site, sizeof(site)),
-			s->r.func[0] ? s->r.func : "-", s->count);
+			s->r.func[0] ? site_func(&s->r) : "-", s->count);
 		flat(f, s->r.title);
 		putc('\t', f);
 		flat(f, s->r.detail);
@@ -107,7 +107,7 @@ void out_table(FILE *f, const struct sitetab *t, const struct logs *lg)
 		fprintf(f, "%5lu  %-12s  %-25s  %-40s  %-28s  ", s->count,
 			cls_names[s->cls], s->r.kind,
 			site_str(&s->r, site, sizeof(site)),
-			s->r.func[0] ? s->r.func : "-");
+			s->r.func[0] ? site_func(&s->r) : "-");
 		flat(f, s->r.title);
 		fputs(s->r.corrupted ? "  (corrupted)\n" : "\n", f);
 	}
@@ -222,7 +222,7 @@ static void json_site(struct json *j, const struct site *s,
 	json_string(j, "file", r->file);
 	json_uint(j, "line", r->line);
 	json_uint(j, "col", r->col);
-	json_string(j, "function", r->func);
+	json_string(j, "function", site_func(r));
 	json_string(j, "detail", r->detail);
 	json_string(j, "class", cls_names[s->cls]);
 	json_string(j, "reason", s->reason);

@@ -355,6 +355,47 @@ static void site_frame(struct report *r)
 }
 
 /*
+ * The function the check is written in: in the guilty frame's inline chain
+ * (innermost first), the first entry at the report's own file:line. A check
+ * inlined into its caller is reported under the caller's name; the lists
+ * (ignorelist fun:, corpus, annotations) name the function it is written
+ * in, which inlining does not change.
+ */
+static void site_written_in(struct report *r)
+{
+	char func[FUNC_MAX], want[PATH_MAX_T + 16];
+	const char *p, *sp, *eol;
+	size_t n;
+	int i;
+
+	r->written_in[0] = 0;
+	if (!report_is_ubsan(r) || !r->file[0] || !r->line || !r->func[0])
+		return;
+	n = (size_t)snprintf(want, sizeof(want), " %s:%u", r->file, r->line);
+	for (i = 0; i < r->nframes; i++) {
+		tl_norm_func(r->frames[i].func, func, sizeof(func));
+		if (r->frames[i].src && !strcmp(func, r->func))
+			break;
+	}
+	if (i == r->nframes)
+		return;
+	for (p = r->frames[i].src; *p; p = *eol ? eol + 1 : eol) {
+		eol = strchr(p, '\n');
+		if (!eol)
+			eol = p + strlen(p);
+		sp = memchr(p, ' ', (size_t)(eol - p));
+		if (!sp || (size_t)(eol - sp) < n || strncmp(sp, want, n) ||
+		    (sp[n] != ':' && sp + n != eol))
+			continue;
+		if ((size_t)(sp - p) < sizeof(func) &&
+		    strncmp(p, r->func, (size_t)(sp - p)))
+			tl_copy(r->written_in, sizeof(r->written_in), p,
+				(size_t)(sp - p));
+		return;
+	}
+}
+
+/*
  * Fill frame.src for every stored frame, the site of traps, and the guilty
  * frame of UBSAN reports without a reliable one. Returns 0,
  * or -1 with a warning.
@@ -396,6 +437,7 @@ int symbolize_sites(struct sitetab *t, const char *vmlinux)
 		for (i = 0; i < t->n; i++) {
 			trap_site(&t->v[i]->r);
 			site_frame(&t->v[i]->r);
+			site_written_in(&t->v[i]->r);
 		}
 		fclose(z.in);
 		fclose(z.out);

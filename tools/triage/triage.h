@@ -173,9 +173,18 @@ struct report {
 	char workload[64]; /* the kit's workload running then, "" if none */
 	/* filled in when the report closes */
 	char func[FUNC_MAX];
+	/* the function the check is written in, when the guilty frame's inline
+	 * chain (--vmlinux) says it is not func: the one the lists name */
+	char written_in[FUNC_MAX];
 	char title[TITLE_MAX];
 	char syz_title[TITLE_MAX];
 };
+
+/* a site's function: the one its check is written in, when known */
+static inline const char *site_func(const struct report *r)
+{
+	return r->written_in[0] ? r->written_in : r->func;
+}
 
 typedef void (*report_cb)(void *ctx, struct report *r);
 
