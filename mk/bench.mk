@@ -128,9 +128,9 @@ budget_profile = $(if $(filter measured,$(BUDGET_COST)), \
 	$(MAKE) -s hot-diff BUDGET=$(if $(wildcard $(BUDGET_SCL)),$(BUDGET)) HOT_DIFF=report/none \
 		HOT_DIFF_NAME=$(1) HOT_WORKLOADS=$(2) HOT_PHASES=$(3), \
 	$(MAKE) -s hot-checks BUDGET= HOT_BENCH=$(BUDGET_SRC) HOT_NAME=$(1) HOT_WORKLOADS=$(2))
-budget_profile_tsv = $(if $(filter measured,$(BUDGET_COST)), \
+budget_profile_tsv = $(strip $(if $(filter measured,$(BUDGET_COST)), \
 	$(BUDGET_SRC)/hot-diff/report-none/$(1)/profile.tsv, \
-	$(BUDGET_SRC)/hot-checks/$(1)/hot-checks.tsv)
+	$(BUDGET_SRC)/hot-checks/$(1)/hot-checks.tsv))
 # the share of the checks a budget keeps, at least (per cent)
 BUDGET_FLOOR ?= 95
 # the measured overhead, in per cent, of the metrics that match $(1) in the
