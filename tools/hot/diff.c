@@ -380,28 +380,41 @@ static int cmp_crow_cost(const void *a, const void *b)
 	return strcmp(x->site, y->site);
 }
 
+/* an output file, or NULL (said on stderr) */
+static FILE *out_open(const char *path)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		fprintf(stderr, "hot-checks diff: %s: %s\n", path,
+			strerror(errno));
+	return f;
+}
+
+/* 0 when f was written whole, else -1 (said on stderr) */
+static int out_close(FILE *f, const char *path)
+{
+	if (!fclose(f))
+		return 0;
+	fprintf(stderr, "hot-checks diff: cannot write %s\n", path);
+	return -1;
+}
+
 /* the census's checks with their measured cost, for hot-checks budget */
 static int write_profile(const char *path, struct census *t)
 {
-	FILE *f = fopen(path, "w");
+	FILE *f = out_open(path);
 	size_t i;
 
-	if (!f) {
-		fprintf(stderr, "hot-checks diff: %s: %s\n", path,
-			strerror(errno));
+	if (!f)
 		return -1;
-	}
 	qsort(t->v, t->n, sizeof(*t->v), cmp_crow_cost);
 	fputs("rank\tcost\texecutions\tsite\tfunction\tinlined\tkind\n", f);
 	for (i = 0; i < t->n; i++)
 		fprintf(f, "%zu\t%.1f\t0\t%s\t%s\t%s\t%s\n", i + 1,
 			t->v[i].cost, t->v[i].site, t->v[i].function,
 			t->v[i].inlined, t->v[i].kind);
-	if (fclose(f)) {
-		fprintf(stderr, "hot-checks diff: cannot write %s\n", path);
-		return -1;
-	}
-	return 0;
+	return out_close(f, path);
 }
 
 static double pct(long long part, long long whole)
@@ -411,24 +424,17 @@ static double pct(long long part, long long whole)
 
 static int write_rows(const char *path, const struct fns *d, long long delta)
 {
-	FILE *f = fopen(path, "w");
+	FILE *f = out_open(path);
 	size_t i;
 
-	if (!f) {
-		fprintf(stderr, "hot-checks diff: %s: %s\n", path,
-			strerror(errno));
+	if (!f)
 		return -1;
-	}
 	fputs("rank\tdelta\tshare\told\tnew\tchecks\tfunction\n", f);
 	for (i = 0; i < d->n; i++)
 		fprintf(f, "%zu\t%lld\t%.4f\t%llu\t%llu\t%llu\t%s\n", i + 1,
 			d->v[i].delta, pct(d->v[i].delta, delta), d->v[i].old,
 			d->v[i].new, d->v[i].checks, d->v[i].name);
-	if (fclose(f)) {
-		fprintf(stderr, "hot-checks diff: cannot write %s\n", path);
-		return -1;
-	}
-	return 0;
+	return out_close(f, path);
 }
 
 static void print_top(const struct fns *d, unsigned long long old,
