@@ -408,6 +408,16 @@ int main(void)
 	sym_outer(1);
 	return 0;
 }
+static inline __attribute__((always_inline)) void sym_mid(int x)
+{
+	sym_inner(x * 2);
+	sink--;
+}
+__attribute__((noinline)) void sym_caller(int x)
+{
+	sym_mid(x + 1);
+	sink++;
+}
 EOF
 	if "$CC" -g -O1 -o "$TMPDIR_T/symtest" "$TMPDIR_T/symtest.c"; then
 		printf '%s\n' 'UBSAN: negation-overflow in lib/a.c:1:2' \
@@ -460,6 +470,47 @@ $(cat "$TMPDIR_T/trap.tsv" "$TMPDIR_T/sym.err")"
 			bad "unreliable stack: guilty frame from the site" "$at:
 $(cat "$TMPDIR_T/early.tsv" "$TMPDIR_T/sym.err")"
 		fi
+		# a check inlined into its caller: the report names the caller,
+		# the lists name the function the check is written in (the
+		# entry of the frame's inline chain at the report's file:line)
+		ret=$("${sym%/*}/llvm-objdump" -d --no-show-raw-insn \
+			"$TMPDIR_T/symtest" 2>/dev/null | awk '
+			/<sym_caller>:/ { start = $1; on = 1; next }
+			on && /call.*<sym_inner>/ { call = 1; next }
+			call { sub(":", "", $1); print start, $1; exit }')
+		case $ret in
+		*" "*) inl=$(printf '%x' $((0x${ret#* } - 0x${ret%% *}))) ;;
+		*) inl= ;;
+		esac
+		printf 'name\tfile\tfunction\tkind\tfix\tcve\tdetail\n%s\n' \
+			"sym-bug	${at%:*}	sym_mid	signed-integer-overflow	-	-	" \
+			>"$TMPDIR_T/inline-bugs.tsv"
+		for line in 18:12 24:6; do
+			printf '%s\n' \
+				"UBSAN: signed-integer-overflow in ${at%:*}:$line" \
+				"2147483647 * 2 cannot be represented in type 'int'" \
+				'Call Trace:' " sym_caller+0x$inl/0x20" \
+				'========================================================================' \
+				>"$TMPDIR_T/inline-$line.log"
+		done
+		inline_case() { # title, vmlinux, log, expected class, function
+			"$TRIAGE" --tsv --known-bugs "$TMPDIR_T/inline-bugs.tsv" \
+				${2:+--vmlinux "$2"} "$TMPDIR_T/inline-$3.log" \
+				>"$TMPDIR_T/inline.tsv" 2>"$TMPDIR_T/sym.err"
+			if [ -n "$inl" ] && grep -q "^$4	.*symtest\.c:$3	$5	1	" \
+				"$TMPDIR_T/inline.tsv"; then
+				ok "$1"
+			else
+				bad "$1" "sym_caller+0x$inl:
+$(cat "$TMPDIR_T/inline.tsv" "$TMPDIR_T/sym.err")"
+			fi
+		}
+		inline_case "inlined check: named where it is written, a known bug" \
+			"$TMPDIR_T/symtest" 18:12 known-bug sym_mid
+		inline_case "inlined check, no vmlinux: the caller's name, new" \
+			"" 18:12 new sym_caller
+		inline_case "the caller's own line: the caller's name" \
+			"$TMPDIR_T/symtest" 24:6 new sym_caller
 		"$TRIAGE" --json --vmlinux "$TMPDIR_T/nope" "$TMPDIR_T/sym.log" \
 			>/dev/null 2>"$TMPDIR_T/sym.err"
 		st=$? t="a missing vmlinux: a warning, and on"
