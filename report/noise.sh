@@ -29,8 +29,9 @@
 #   (vi)  whether each re-introduced perf bug is still caught.
 # NOISE_FUZZ_TSV=FILE: ubsan-triage --tsv of a fuzzing run (make fuzz-kernel)
 # of the same base; its sites count for the kit, in group fuzzing.
-# Exit status 1 if the kit's boot has a new site, fewer than 95% of the
-# checks are kept, or a bug is missed.
+# Exit status 1 if a boot did not run to its end ("kit: end"), the kit's
+# boot has a new site, fewer than 95% of the checks are kept, or a bug is
+# missed.
 set -eu
 
 [ $# -ge 5 ] || {
@@ -93,11 +94,28 @@ for b in "$raw" "$mine"; do
 	[ -s "$b/triage.tsv" ] ||
 		{ echo "noise: no triage.tsv in $b" >&2; exit 2; }
 done
+
+echo "noise on $base: the same workloads, without and with the kit"
+# Both boots must have run every workload to the guest's end ("kit: end"):
+# a boot cut short (a panic, a timeout) raised the sites of only part of
+# the workloads, and its column would not compare with the other.
+end_of() {
+	sed -n 's/.*\] kit: end \(pass=[0-9]* fail=[0-9]* skip=[0-9]*\).*/\1/p' \
+		"$1/console.log" 2>/dev/null | tail -n 1
+}
+for b in raw:"$raw" kit:"$mine"; do
+	e=$(end_of "${b#*:}")
+	if [ -n "$e" ]; then
+		echo "${b%%:*} boot: ran to its end, workloads $e"
+	else
+		echo "${b%%:*} boot: FAIL: did not run to its end (no \"kit: end\" in ${b#*:}/console.log): its sites cover part of the workloads"
+		fail=1
+	fi
+done
 sites_of "$raw" >"$raw/sites.tsv"
 # shellcheck disable=SC2086 # NOISE_FUZZ_TSV: zero or more file names
 sites_of "$mine" ${NOISE_FUZZ_TSV:-} >"$mine/sites.tsv"
 
-echo "noise on $base: the same workloads, without and with the kit"
 echo "(sites: distinct integer-check sites; fp rate: intentional / (intentional + bugs),"
 echo " over the explained sites only; new: unexplained or an open finding, in no rate)"
 printf '%-40s %6s %12s %6s %6s %9s\n' "" sites intentional bugs new "fp rate"
