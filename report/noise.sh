@@ -99,19 +99,18 @@ echo "noise on $base: the same workloads, without and with the kit"
 # Both boots must have run every workload to the guest's end ("kit: end"):
 # a boot cut short (a panic, a timeout) raised the sites of only part of
 # the workloads, and its column would not compare with the other.
-end_of() {
-	sed -n 's/.*\] kit: end \(pass=[0-9]* fail=[0-9]* skip=[0-9]*\).*/\1/p' \
-		"$1/console.log" 2>/dev/null | tail -n 1
-}
-for b in raw:"$raw" kit:"$mine"; do
-	e=$(end_of "${b#*:}")
+ran_to_end() { # label, boot directory
+	e=$(sed -n 's/.*\] kit: end \(pass=[0-9]* fail=[0-9]* skip=[0-9]*\).*/\1/p' \
+		"$2/console.log" 2>/dev/null | tail -n 1)
 	if [ -n "$e" ]; then
-		echo "${b%%:*} boot: ran to its end, workloads $e"
+		echo "$1 boot: ran to its end, workloads $e"
 	else
-		echo "${b%%:*} boot: FAIL: did not run to its end (no \"kit: end\" in ${b#*:}/console.log): its sites cover part of the workloads"
+		echo "$1 boot: FAIL: did not run to its end (no \"kit: end\" in $2/console.log): its sites cover part of the workloads"
 		fail=1
 	fi
-done
+}
+ran_to_end raw "$raw"
+ran_to_end kit "$mine"
 sites_of "$raw" >"$raw/sites.tsv"
 # shellcheck disable=SC2086 # NOISE_FUZZ_TSV: zero or more file names
 sites_of "$mine" ${NOISE_FUZZ_TSV:-} >"$mine/sites.tsv"
