@@ -3,7 +3,8 @@
  * hot-checks budget: which functions to leave out of the integer checks so
  * that the checks' run-time cost holds a budget (issue 29's ASAP step).
  *
- *   hot-checks budget -b PERCENT [-f FLOOR] [-k PROTECT.TSV] [-l LIST.SCL]
+ *   hot-checks budget -b PERCENT [-f FLOOR] [-r CHECKS] [-k PROTECT.TSV]
+ *                     [-l LIST.SCL]
  *                     -o OUT.SCL
  *                     NAME=HOT.TSV:OVERHEAD...
  *
@@ -22,7 +23,12 @@
  * the one that does most for the profiles still short per check it holds
  * first (ASAP's order: the most cost out for the least protection lost),
  * until each profile has its share, nothing is left to take, or taking more
- * would keep fewer than FLOOR per cent (default 95) of the checks. A group is never taken
+ * would keep fewer than FLOOR per cent (default 95) of the checks: of CHECKS,
+ * a reference kernel's count (make budget gives the raw kernel's census,
+ * the count make noise judges), else of the profiled kernel's, the list's
+ * counted in. A list that already keeps fewer (its kernel, profiled, has
+ * fewer checks than the model said) gives entries back, the least cost per
+ * check first, until it keeps FLOOR per cent again. A group is never taken
  * when PROTECT.TSV (function glob, kind as in corpus/ and annotations/)
  * names its function, or a function it is inlined into, with its kind: the
  * checks that catch the corpus's bugs and the kit's findings stay.
@@ -37,6 +43,7 @@
  */
 #include "budget.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fnmatch.h>
 #include <stdio.h>
@@ -77,6 +84,7 @@ struct group {
 struct budget {
 	double percent;
 	double floor; /* per cent of the checks to keep, at least */
+	long ref; /* the checks FLOOR is a share of (-r); 0: checks_all */
 	long checks_all, checks_out;
 	int floor_hit; /* a group was left for the floor */
 	struct profile p[MAX_PROFILES];
@@ -396,6 +404,56 @@ static void new_reason(const struct budget *b, struct group *g)
 	g->reason = strdup(buf);
 }
 
+/* would the checks kept, with out checks out, stay over the floor? */
+static int over_floor(const struct budget *b, long out)
+{
+	long ref = b->ref ? b->ref : b->checks_all;
+
+	return 100.0 * (b->checks_all - out) >= b->floor * ref;
+}
+
+/* what an entry of the list cost per check, from its reason: the sum of
+ * its shares of each profile's cost ("N.NN % of ...") */
+static double reason_share(const struct budget *b, const struct group *g)
+{
+	const char *p, *q;
+	double v = 0;
+
+	for (p = g->reason ? strstr(g->reason, " % of ") : NULL; p;
+	     p = strstr(p + 1, " % of ")) {
+		for (q = p; q > g->reason &&
+			    (isdigit((unsigned char)q[-1]) || q[-1] == '.');
+		     q--)
+			;
+		v += atof(q);
+	}
+	return v / (group_checks(b, g) ? group_checks(b, g) : 1);
+}
+
+/* under the floor already (the list's kernel has fewer checks than the
+ * model said): entries go back, the least cost per check first */
+static void give_back(struct budget *b)
+{
+	struct group *g, *least;
+
+	while (!over_floor(b, b->checks_out)) {
+		least = NULL;
+		for (g = b->g; g < b->g + b->ng; g++)
+			if (g->taken &&
+			    (!least ||
+			     reason_share(b, g) < reason_share(b, least)))
+				least = g;
+		if (!least)
+			return;
+		least->taken = 0;
+		b->checks_out -= group_checks(b, least);
+		b->floor_hit = 1;
+		printf("  given back, under the floor: %s [%s], %ld checks\n",
+		       least->fn, sections[least->section],
+		       group_checks(b, least));
+	}
+}
+
 static void take(struct budget *b)
 {
 	struct group *g, *best;
@@ -413,17 +471,19 @@ static void take(struct budget *b)
 		b->checks_all += group_checks(b, g);
 		if (g->taken)
 			b->checks_out += group_checks(b, g);
+	}
+	give_back(b);
+	for (g = b->g; g < b->g + b->ng; g++)
 		for (i = 0; g->taken && i < b->np; i++)
 			b->p[i].taken += g->cost[i];
-	}
 	while (short_of_share(b)) {
 		best = NULL;
 		for (g = b->g; g < b->g + b->ng; g++) {
 			if (g->taken || g->protected || score(b, g) <= 0)
 				continue;
 			/* the checks kept stay over the floor */
-			if (100.0 * (b->checks_out + group_checks(b, g)) >
-			    (100 - b->floor) * b->checks_all) {
+			if (!over_floor(b,
+					b->checks_out + group_checks(b, g))) {
 				b->floor_hit = 1;
 				continue;
 			}
@@ -499,6 +559,10 @@ static void summary(const struct budget *b)
 		       100.0 * (b->checks_all - b->checks_out) / b->checks_all :
 		       100,
 	       b->floor_hit ? " (the floor stopped it)" : "");
+	if (b->ref)
+		printf("  of the reference's %ld checks: %.2f %% kept, floor %g %%\n",
+		       b->ref, 100.0 * (b->checks_all - b->checks_out) / b->ref,
+		       b->floor);
 	for (i = 0; i < b->np; i++)
 		printf("  %s: measured +%.2f %%, needs %.1f %% of its checks' cost out, takes %.1f %%\n",
 		       b->p[i].name, b->p[i].overhead,
@@ -545,6 +609,10 @@ int budget_main(int argc, char **argv)
 		} else if (!strcmp(argv[i], "-f")) {
 			b.floor = strtod(argv[i + 1], &end);
 			if (*end || !(b.floor >= 0 && b.floor <= 100))
+				return -1;
+		} else if (!strcmp(argv[i], "-r")) {
+			b.ref = strtol(argv[i + 1], &end, 10);
+			if (*end || b.ref <= 0)
 				return -1;
 		} else if (!strcmp(argv[i], "-k")) {
 			protect = argv[i + 1];

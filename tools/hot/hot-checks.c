@@ -63,7 +63,7 @@ static void usage(FILE *f)
 {
 	fputs("usage: hot-checks addresses CENSUS.TSV\n"
 	      "       hot-checks report [-n N] [-o OUT.TSV] [-m OUT.MD] CENSUS.TSV COUNTS.TSV\n"
-	      "       hot-checks budget -b PERCENT [-f FLOOR] [-k PROTECT.TSV] [-l LIST.SCL] -o OUT.SCL\n"
+	      "       hot-checks budget -b PERCENT [-f FLOOR] [-r CHECKS] [-k PROTECT.TSV] [-l LIST.SCL] -o OUT.SCL\n"
 	      "                         NAME=HOT.TSV:OVERHEAD...\n"
 	      "       hot-checks diff [-n N] [-o OUT.TSV] [-c CENSUS.TSV [-p PROFILE.TSV]]\n"
 	      "                       OLD.FUNCS OLD.INSNS NEW.FUNCS NEW.INSNS\n",

@@ -24,7 +24,7 @@ KTAP_BUF=$t/ktap
 . "$here/../../tests/ktap.sh"
 check() { if [ "$1" -eq 0 ]; then ok "$2"; else bad "$2"; fi; }
 
-TESTS=15
+TESTS=16
 
 # the kernel's code generation and integer checks (scripts/Makefile.ubsan)
 cflags="-O2 -g -ffreestanding -fno-builtin -fno-pic -fno-stack-protector
@@ -182,7 +182,23 @@ rc=$?
 check $? "budget: the default floor keeps 95 % of the checks: nothing taken, exit $rc"
 diag <"$t/floor.out"
 
-# 14. hot-checks diff: the instructions of the two runs, given to their functions,
+# 14. the floor of a reference kernel's checks (-r): with 4 checks as the
+# reference, 90 % lets one of the five go (the costliest, add_loop); with
+# 7, the list of test 10 (3 of 5 kept) is under 50 % of it and gives back
+# the entry that costs least per check (trunc_loop), and only that one
+"$HOT" budget -b 1 -f 90 -r 4 -o "$t/ref.scl" "loops=$t/hot.tsv:10" >"$t/ref.out" 2>&1
+rc=$?
+cp "$t/budget.scl" "$t/back.scl"
+"$HOT" budget -b 1 -f 50 -r 7 -l "$t/back.scl" -o "$t/back.scl" "loops=$t/hot.tsv:10" \
+	>>"$t/ref.out" 2>&1
+[ $rc -eq 1 ] && [ "$(grep -c '^fun:' "$t/ref.scl")" -eq 1 ] && grep -q '^fun:add_loop$' "$t/ref.scl" &&
+	grep -q "of the reference's 4 checks: 100.00 % kept" "$t/ref.out" &&
+	grep -q '^  given back, under the floor: trunc_loop ' "$t/ref.out" &&
+	[ "$(grep -c '^fun:' "$t/back.scl")" -eq 1 ] && grep -q '^fun:add_loop$' "$t/back.scl"
+check $? "budget: -r counts the floor against a reference; under it, the cheapest entry goes back (exit $rc)"
+diag <"$t/ref.out"
+
+# 15. hot-checks diff: the instructions of the two runs, given to their functions,
 # add up to each run's instructions exactly; the loops' functions are where
 # the checked guest runs more, and a function never called differs by 0
 funcs none && funcs san &&
@@ -198,7 +214,7 @@ grep -q "^hot-checks diff: kernel instructions $none_i -> $san_i: +$measured " "
 check $? "diff: per function, summing to the measured $measured; add_loop and trunc_loop gain, cold does not (exit $rc)"
 diag <"$t/diff.out"
 
-# 15. hot-checks budget on the measured profile: the reason says measured
+# 16. hot-checks budget on the measured profile: the reason says measured
 "$HOT" budget -b 1 -f 0 -o "$t/measured.scl" "loops=$t/measured.tsv:10" >"$t/mbudget.out" 2>&1
 rc=$?
 grep -B1 '^fun:add_loop$' "$t/measured.scl" |
