@@ -12,7 +12,8 @@
 #
 # Environment: TOP, BENCH and BENCH_REF (absolute: the checked flavors'
 # trees are in BENCH, the references' in BENCH_REF), TRIAGE, CENSUS,
-# KVM_CACHE, ROUNDS, FLAVORS, WORKLOADS, ACCEL, BUDGET (empty: none).
+# KVM_CACHE, ROUNDS, FLAVORS, WORKLOADS, ACCEL, BUDGET (empty: none),
+# RAW_CENSUS (with a budget: the raw kernel's census, the floor's reference).
 set -u
 : "${TOP:?}" "${BENCH:?}" "${BENCH_REF:?}" "${TRIAGE:?}" "${CENSUS:?}" \
 	"${KVM_CACHE:?}" "${ROUNDS:=5}" "${ACCEL:=auto}" "${BUDGET:=}"
@@ -205,7 +206,9 @@ report() {
 }
 
 # the integer checks in each report-mode kernel; with a budget, the share
-# of the unbudgeted kernel's (BENCH_REF's bench of the same flavor) kept
+# of the unbudgeted kernel's (BENCH_REF's bench of the same flavor) kept,
+# and of the raw kernel's (RAW_CENSUS: the floor of make budget and make
+# noise, 95 %)
 kept() {
 	echo
 	for f in $FLAVORS; do
@@ -217,6 +220,9 @@ kept() {
 		if [ -n "$all" ]; then
 			awk -v f="$f" -v n="$n" -v all="$all" 'BEGIN {
 				printf "checks kept in %s: %d of %d, %.2f %%\n", f, n, all, 100 * n / all }'
+			[ ! -s "${RAW_CENSUS:-}" ] || awk -v f="$f" -v n="$n" \
+				-v raw="$(($(wc -l <"$RAW_CENSUS") - 1))" 'BEGIN {
+				printf "checks kept in %s, against the raw kernel: %d of %d, %.2f %%\n", f, n, raw, 100 * n / raw }'
 		else
 			echo "checks in $f: $n"
 		fi

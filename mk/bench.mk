@@ -71,6 +71,7 @@ BENCH_TREES := $(foreach f,$(BENCH_FLAVORS),$(call bench_tree,$(f))/.kit-built)
 bench-kernels: $(BENCH_TREES)
 BENCH_SH = TOP=$(TOP) BENCH=$(BENCH) BENCH_REF=$(BENCH_REF) ROUNDS=$(BENCH_ROUNDS) \
 	ACCEL=$(ACCEL) TRIAGE=$(TRIAGE) CENSUS=$(BUILD_DIR)/tools/ubsan-census \
+	RAW_CENSUS=$(if $(BUDGET),$(RAW)/census.tsv) \
 	KVM_CACHE=$(BUILD_DIR)/kvm-probe BUDGET=$(BUDGET) \
 	FLAVORS="$(BENCH_FLAVORS)" WORKLOADS="$(BENCH_WORKLOADS)" sh $(TOP)/bench/bench.sh
 
@@ -78,6 +79,8 @@ BENCH_SH = TOP=$(TOP) BENCH=$(BENCH) BENCH_REF=$(BENCH_REF) ROUNDS=$(BENCH_ROUND
 ##                 trap, against none/none-trap; with BUDGET, the budget's (not in test)
 bench: $(BENCH_TREES) tools perf-tool
 	@$(BENCH_GUEST)
+	@# with a budget, the floor's reference: the raw kernel's checks
+	$(if $(BUDGET),@$(MAKE) -s $(RAW)/census.tsv)
 	@$(MAKE) -s -C $(TOP)/boot-tests O=$(BENCH)/boot-tests-ubsan \
 		KIT_WORKLOADS="test-ubsan perf-cve-2023-6931 perf-u16-2015" \
 		KMODS=$(BENCH)/report/lib/test_ubsan.ko
@@ -131,7 +134,8 @@ budget_profile = $(if $(filter measured,$(BUDGET_COST)), \
 budget_profile_tsv = $(strip $(if $(filter measured,$(BUDGET_COST)), \
 	$(BUDGET_SRC)/hot-diff/report-none/$(1)/profile.tsv, \
 	$(BUDGET_SRC)/hot-checks/$(1)/hot-checks.tsv))
-# the share of the checks a budget keeps, at least (per cent)
+# the share of the checks a budget keeps, at least (per cent): of the raw
+# kernel's checks ($(RAW)/census.tsv), what make noise judges
 BUDGET_FLOOR ?= 95
 # the measured overhead, in per cent, of the metrics that match $(1) in the
 # bench at $(2): the worst of report/none and of trap/none-trap over 0.57
@@ -155,10 +159,12 @@ budget: $(BUDGET_PROTECT) tools
 	@test -n "$(BUDGET)" || { echo "budget: which budget? make budget BUDGET=PERCENT"; exit 2; }
 	@test -f $(BUDGET_SRC)/results/ratios.tsv || { echo "budget: no bench in $(BUDGET_SRC):" \
 		"run make bench$(if $(wildcard $(BUDGET_SCL)), BUDGET=$(BUDGET)) first"; exit 2; }
+	@$(MAKE) -s $(RAW)/census.tsv
 	@$(call budget_profile,budget-syscalls,$(BUDGET_SYSCALLS),$(BUDGET_PHASES))
 	@$(call budget_profile,budget-sweep,$(BUDGET_SWEEP))
 	@mkdir -p $(dir $(BUDGET_SCL)); rc=0; \
 	$(BUILD_DIR)/tools/hot-checks budget -b $(BUDGET) -f $(BUDGET_FLOOR) -k $(BUDGET_PROTECT) \
+		-r $$(($$(wc -l <$(RAW)/census.tsv) - 1)) \
 		-l $(BUDGET_SCL) -o $(BUDGET_SCL) \
 		syscalls=$(call budget_profile_tsv,budget-syscalls):$$($(call \
 			BUDGET_OVERHEAD,^(boot_to_init|phase:|workload:(bench-syscalls|perf-cve|perf-u16)),$(BUDGET_SRC))) \

@@ -20,8 +20,9 @@ report: triage
 # The raw kernel of make noise: the same base and configuration without the
 # ignorelist and without the triage patches (those below the "--- triage:"
 # line of the series), a tree of its own (mk/tree.mk) in $(RAW)/linux: what
-# a user of the integer checks gets without the kit's triage.
-RAW := $(OUT)/raw
+# a user of the integer checks gets without the kit's triage. A budget
+# leaves it as it is: every BUDGET shares the one of OUT_REF.
+RAW := $(OUT_REF)/raw
 RAW_SERIES := $(RAW)/patches/series
 RAW_FRAGMENTS := $(filter-out $(IGNORELIST_CONFIG),$(FRAGMENTS)) \
 	$(RAW)/no-ignorelist.config
@@ -37,6 +38,9 @@ $(eval $(call tree_rules,$(RAW)/linux,$(RAW_SERIES),$(SERIES_PATCHES),$(RAW_FRAG
 $(RAW)/linux/vmlinux: $(RAW)/linux/.kit-config-stamp
 	@start=$$(date +%s); $(call KMAKE,$(RAW)/linux) bzImage || exit 1; \
 	touch $@; echo "raw kernel: built in $$(( $$(date +%s) - start )) s"
+# its integer checks (ubsan-census), the reference of make budget's floor
+$(RAW)/census.tsv: $(RAW)/linux/vmlinux $(BUILD_DIR)/tools/ubsan-census
+	@$(BUILD_DIR)/tools/ubsan-census -q -o $@.tmp $< && mv $@.tmp $@
 
 # The raw kernel's guest: the same programs, packed without modules (the raw
 # tree builds bzImage only). RAW_SKIP: the workloads that load the kit's

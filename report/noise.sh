@@ -24,9 +24,11 @@
 #         a site counting for the group whose workload raised it first
 #         (the kernel reports a site once per boot);
 #   (iv)  the raw sites per idiom (annotations/sites.tsv's idiom column);
-#   (v)   the integer-check handler calls in each vmlinux, and the fraction
-#         kept (the kit must keep at least 95%);
+#   (v)   the integer checks in each vmlinux (ubsan-census: a check per
+#         handler call, a call shared by tail-merged checks counting each),
+#         and the share kept (the kit must keep at least 95%);
 #   (vi)  whether each re-introduced perf bug is still caught.
+# NOISE_CENSUS: ubsan-census (default: beside NOISE_TRIAGE).
 # NOISE_FUZZ_TSV=FILE: ubsan-triage --tsv of a fuzzing run (make fuzz-kernel)
 # of the same base; its sites count for the kit, in group fuzzing.
 # Exit status 1 if a boot did not run to its end ("kit: end"), the kit's
@@ -83,11 +85,12 @@ row() { # label intentional bugs new
 	printf '%-40s %6s %12s %6s %6s %9s\n' "$1" "$all" "$2" "$3" "$4" "$r"
 }
 
-# Calls to the integer-check handlers in a vmlinux.
+# The integer checks of a vmlinux ($1), as make census and make budget
+# count them: the rows of ubsan-census's TSV, kept in $2.
 checks_in() {
-	llvm-objdump -d --no-show-raw-insn "$1" |
-		grep -cE '(call|jmp)q?[[:space:]]+(0x)?[0-9a-f]+ <__ubsan_handle_((add|sub|mul|negate)_overflow|implicit_conversion)>' ||
-		true
+	"${NOISE_CENSUS:-$(dirname "$NOISE_TRIAGE")/ubsan-census}" -q -o "$2" "$1" ||
+		{ echo "noise: ubsan-census $1 failed" >&2; exit 2; }
+	echo $(($(wc -l <"$2") - 1))
 }
 
 for b in "$raw" "$mine"; do
@@ -149,10 +152,11 @@ awk -F'\t' '{
 	END { for (i in n) printf "      %-28s %4d\n", i, n[i] }' "$raw/sites.tsv" |
 	sort -k2,2nr -k1,1
 echo
-rchk=$(checks_in "$raw_vmlinux")
-kchk=$(checks_in "$kit_vmlinux")
+# (a failed census ends the script: set -e and an assignment's status)
+rchk=$(checks_in "$raw_vmlinux" "$raw/census.tsv")
+kchk=$(checks_in "$kit_vmlinux" "$mine/census.tsv")
 kept=$(awk -v a="$kchk" -v b="$rchk" 'BEGIN { printf "%.4f", b ? a / b : 0 }')
-echo "(v) integer-check handler calls in vmlinux:"
+echo "(v) integer checks in vmlinux (ubsan-census):"
 echo "      raw: $rchk; the kit: $kchk, kept $kept"
 if awk -v k="$kept" 'BEGIN { exit !(k >= 0.95) }'; then
 	echo "      ok: at least 95% of the checks are kept"
