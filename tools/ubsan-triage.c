@@ -692,8 +692,10 @@ int main(int argc, char **argv)
 	/* first: a trap's site (file:line) comes from symbolization */
 	if (vmlinux)
 		symbolize_sites(&run.sites, vmlinux);
-	for (i = 0; i < run.sites.n; i++)
+	for (i = 0; i < run.sites.n; i++) {
+		written_in_source(&run.sites.v[i]->r, run.src);
 		classify_site(&lists, run.sites.v[i], run.src);
+	}
 	if (out == OUT_ROWS)
 		ret |= rows_vs_rules(&lists, &run.sites, run.src, sink.f);
 	else if (out == OUT_FINDINGS)

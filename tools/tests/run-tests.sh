@@ -511,6 +511,27 @@ $(cat "$TMPDIR_T/inline.tsv" "$TMPDIR_T/sym.err")"
 			"" 18:12 new sym_caller
 		inline_case "the caller's own line: the caller's name" \
 			"$TMPDIR_T/symtest" 24:6 new sym_caller
+		# a check that jumped to its handler (a sibling call): the stack
+		# has its caller's frame, whose chain never reaches the site; the
+		# tree's source names the function whose body holds the line
+		mkdir -p "$TMPDIR_T/tree/lib" && cp "$TMPDIR_T/symtest.c" "$TMPDIR_T/tree/lib/sym.c"
+		printf '%s\n' "UBSAN: signed-integer-overflow in lib/sym.c:4:13" \
+			"2147483647 * 3 cannot be represented in type 'int'" \
+			'Call Trace:' ' sym_outer+0x9/0x20' \
+			'========================================================================' \
+			>"$TMPDIR_T/sibling.log"
+		for tree in "$TMPDIR_T/tree" ""; do
+			"$TRIAGE" --tsv --vmlinux "$TMPDIR_T/symtest" ${tree:+--src "$tree"} \
+				"$TMPDIR_T/sibling.log" >"$TMPDIR_T/sibling.tsv" 2>"$TMPDIR_T/sym.err"
+			want=sym_inner t="sibling call: the function the source holds the line in"
+			[ -n "$tree" ] || want=sym_outer t="sibling call, no tree: the frame's name"
+			if grep -q "	lib/sym\.c:4:13	$want	1	UBSAN: signed-integer-overflow in sym_outer	" \
+				"$TMPDIR_T/sibling.tsv"; then
+				ok "$t"
+			else
+				bad "$t" "$(cat "$TMPDIR_T/sibling.tsv" "$TMPDIR_T/sym.err")"
+			fi
+		done
 		"$TRIAGE" --json --vmlinux "$TMPDIR_T/nope" "$TMPDIR_T/sym.log" \
 			>/dev/null 2>"$TMPDIR_T/sym.err"
 		st=$? t="a missing vmlinux: a warning, and on"

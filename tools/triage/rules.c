@@ -322,6 +322,87 @@ static int read_lines(const char *src, const char *file, unsigned int lo,
 	return 1;
 }
 
+/* Line n (1-based) of the loaded source, untrimmed. */
+static const char *src_line(unsigned int n)
+{
+	return src_cache.text + src_cache.start[n - 1];
+}
+
+/*
+ * The name a function definition's first line declares: the last
+ * identifier before a '(' outside any parentheses ("__attribute__((x))
+ * void f(int a" gives f). "" for a macro that defines the function
+ * (SYSCALL_DEFINE3: no lower-case letter) or an attribute alone.
+ */
+static void declared_name(const char *s, char *out, size_t sz)
+{
+	const char *p, *b;
+	int depth = 0, lower;
+
+	out[0] = 0;
+	for (p = s; *p; p++) {
+		if (*p == ')' && depth)
+			depth--;
+		if (*p != '(')
+			continue;
+		if (depth++)
+			continue;
+		for (b = p; b > s && b[-1] == ' '; b--)
+			;
+		p = b;
+		while (b > s && (isalnum((unsigned char)b[-1]) || b[-1] == '_'))
+			b--;
+		for (lower = 0;
+		     b + lower < p && !islower((unsigned char)b[lower]);
+		     lower++)
+			;
+		if (b < p && b + lower < p && strncmp(b, "__attribute", 11))
+			tl_copy(out, sz, b, (size_t)(p - b));
+		while (*p != '(')
+			p++;
+	}
+}
+
+/*
+ * The function whose body holds a site's line, in the kernel's style: the
+ * opening brace alone in column 0 above it (a closing one there first: no
+ * function), the name in the nearest line above the brace that starts in
+ * column 0. For a check that jumped to its handler (a sibling call), whose
+ * report names the caller of the function it is written in (off_chain):
+ * the source says where it is written.
+ */
+void written_in_source(struct report *r, const char *src)
+{
+	char path[PATH_MAX_T * 2 + 2], name[FUNC_MAX];
+	unsigned int i;
+	const char *s;
+
+	if (!r->off_chain || r->written_in[0] || !src || !src[0] ||
+	    !r->file[0] || !r->line)
+		return;
+	snprintf(path, sizeof(path), "%s/%s", src, r->file);
+	if (load_source(path) || r->line > src_cache.n)
+		return;
+	for (i = r->line - 1; i >= 1; i--) {
+		s = src_line(i);
+		if (s[0] == '}')
+			return;
+		if (s[0] == '{' && (!s[1] || isspace((unsigned char)s[1])))
+			break;
+	}
+	while (i > 1 && r->line - i < 400) {
+		s = src_line(--i);
+		if (!s[0] || isspace((unsigned char)s[0]) || s[0] == '{' ||
+		    s[0] == '}' || s[0] == '#' || s[0] == '/' || s[0] == '*')
+			continue;
+		declared_name(s, name, sizeof(name));
+		if (name[0] && strcmp(name, r->func))
+			tl_copy(r->written_in, sizeof(r->written_in), name,
+				strlen(name));
+		return;
+	}
+}
+
 /*
  * A line that ends a statement, a block or a comment (or is a directive):
  * the statement at the site starts after it.

@@ -369,6 +369,7 @@ static void site_written_in(struct report *r)
 	int i;
 
 	r->written_in[0] = 0;
+	r->off_chain = 0;
 	if (!report_is_ubsan(r) || !r->file[0] || !r->line || !r->func[0])
 		return;
 	n = (size_t)snprintf(want, sizeof(want), " %s:%u", r->file, r->line);
@@ -393,6 +394,9 @@ static void site_written_in(struct report *r)
 				(size_t)(sp - p));
 		return;
 	}
+	/* no entry at file:line: the handler was jumped to (written_in_source);
+	 * a trap's site is its own frame's */
+	r->off_chain = !r->trapped;
 }
 
 /*

@@ -176,6 +176,9 @@ struct report {
 	/* the function the check is written in, when the guilty frame's inline
 	 * chain (--vmlinux) says it is not func: the one the lists name */
 	char written_in[FUNC_MAX];
+	/* --vmlinux: the guilty frame's inline chain never reaches file:line
+	 * (a check that jumped to its handler: the frame is its caller's) */
+	int off_chain;
 	char title[TITLE_MAX];
 	char syz_title[TITLE_MAX];
 };
@@ -385,6 +388,7 @@ struct facts {
 void facts_of_report(struct facts *f, const struct report *r, const char *src);
 void facts_entry(const struct report *r, char *out, size_t sz);
 void facts_source(struct facts *f, const char *src);
+void written_in_source(struct report *r, const char *src);
 int rule_matches(const struct tsv_row *i, const struct facts *f,
 		 const struct report *r);
 int rule_is_static(const struct tsv_row *i);
