@@ -220,12 +220,12 @@ kept() {
 		if [ -n "$all" ]; then
 			awk -v f="$f" -v n="$n" -v all="$all" 'BEGIN {
 				printf "checks kept in %s: %d of %d, %.2f %%\n", f, n, all, 100 * n / all }'
-			[ ! -s "${RAW_CENSUS:-}" ] || awk -v f="$f" -v n="$n" \
-				-v raw="$(($(wc -l <"$RAW_CENSUS") - 1))" 'BEGIN {
-				printf "checks kept in %s, against the raw kernel: %d of %d, %.2f %%\n", f, n, raw, 100 * n / raw }'
 		else
 			echo "checks in $f: $n"
 		fi
+		[ ! -s "${RAW_CENSUS:-}" ] || awk -v f="$f" -v n="$n" \
+			-v raw="$(($(wc -l <"$RAW_CENSUS") - 1))" 'BEGIN {
+			printf "checks kept in %s, against the raw kernel: %d of %d, %.2f %%\n", f, n, raw, 100 * n / raw }'
 	done | tee "$RES/kept"
 }
 
