@@ -264,16 +264,30 @@ while IFS=$tab read -r name outdir vmlinux build k i workloads; do
 	staged=$ship/runs/$run/out/$name
 	state="done"
 	if valid "$staged"; then
-		# symbolized beside the job's own triage.json, which stays as
-		# it is (and the results valid) if this cannot be written
+		# triaged again with the vmlinux and, beside it, the tree: the
+		# names of inlined code and the rules that read the statement
+		# (a host has neither), then the expectation on that triage;
+		# the job's own files stay as they are (and the results valid)
+		# if this cannot be written
 		if [ "$vmlinux" != - ] && [ -r "$vmlinux" ]; then
 			# an empty console (boot-job.sh) is read as /dev/null
 			log=$staged/console.log
 			[ -s "$log" ] || log=/dev/null
-			"$triage" --kit "$kit" --vmlinux "$vmlinux" --json \
-				-o "$staged/triage.json.sym" "$log"
-			[ $? -le 1 ] && mv "$staged/triage.json.sym" "$staged/triage.json" ||
-				die "$name: cannot symbolize its triage.json; its results stay in $staged for the next run"
+			for form in tsv json; do
+				"$triage" --kit "$kit" --vmlinux "$vmlinux" --$form \
+					-o "$staged/triage.$form.sym" "$log"
+				[ $? -le 1 ] ||
+					die "$name: cannot symbolize its triage.$form; its results stay in $staged for the next run"
+			done
+			mv "$staged/triage.tsv.sym" "$staged/triage.tsv" &&
+				mv "$staged/triage.json.sym" "$staged/triage.json" ||
+				die "$name: cannot move its symbolized triage; its results stay in $staged"
+			expect=$(sed -n 's/^expect=//p' "$staged/job.txt")
+			if [ -n "$expect" ] && [ "$expect" != - ]; then
+				sh "$kit/report/verdict.sh" "$staged" "$expect" >"$staged/expect.txt.sym"
+				mv "$staged/expect.txt.sym" "$staged/expect.txt" ||
+					die "$name: cannot write its expect.txt; its results stay in $staged"
+			fi
 			# shellcheck disable=SC2046 # the file names, one word each
 			(cd "$staged" && sha256sum $(awk '{ print $2 }' checksums) >checksums.new &&
 				mv checksums.new checksums) 2>/dev/null ||

@@ -115,11 +115,18 @@ images=$(cut -f3,4 "$work/jobs.tsv" | tr '\t' '\n' | sort -u | xargs sha256sum |
 check "the ssh host got each image once, by content" \
 	"$(cd "$sshd/home/int-sanitizer-kit/img" 2>/dev/null && ls | sort | paste -sd' ' -)" \
 	"$(echo $images)"
-while IFS=$tab read -r name _; do
+while IFS=$tab read -r name _ _ _ vml _; do
 	local_dir=$(awk -F'\t' -v n="$name" '$1 == n { print $2 }' "$@")
 	check "$name: results back, complete" "$(result_ok "$work/results/$name")" complete
 	check "$name: runner verdict as locally" "$(cat "$work/results/$name/verdict" 2>/dev/null)" \
 		"$(cat "$local_dir/verdict" 2>/dev/null)"
+	# the collector triaged it again with the vmlinux the hosts never got
+	if [ "$vml" != - ] && [ -s "$work/results/$name/console.log" ]; then
+		"$triage" --kit "$kit" --vmlinux "$vml" --tsv -o "$work/want.tsv" \
+			"$work/results/$name/console.log"
+		check "$name: triage.tsv is the one with its vmlinux" \
+			"$(cmp -s "$work/want.tsv" "$work/results/$name/triage.tsv" && echo same)" same
+	fi
 	if [ -e "$local_dir/expect.txt" ]; then
 		check "$name: expectation as locally" \
 			"$(tail -1 "$work/results/$name/expect.txt" 2>/dev/null)" "$(tail -1 "$local_dir/expect.txt")"
