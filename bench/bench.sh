@@ -141,7 +141,7 @@ measure() {
 		-w test-ubsan >/dev/null
 	"$TRIAGE" --tsv "$out/console.log" >"$out/triage.tsv" 2>/dev/null
 	{
-		printf 'trap_line\t%s\n' "$(grep -m1 -o 'UBSAN: [^ ]* in .*' "$out/console.log" | tr -d '\r')"
+		printf 'trap_line\t%s\n' "$(grep -m1 -o -E 'UBSAN: .* (in|at) .*' "$out/console.log" | tr -d '\r')"
 		printf 'trap_triage\t%s\n' "$(cut -f2,4 "$out/triage.tsv" | head -n 1 | tr '\t' ' ')"
 	} >"$RES/trap-check"
 }
