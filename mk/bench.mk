@@ -80,7 +80,7 @@ BENCH_SH = TOP=$(TOP) BENCH=$(BENCH) BENCH_REF=$(BENCH_REF) ROUNDS=$(BENCH_ROUND
 bench: $(BENCH_TREES) tools perf-tool
 	@$(BENCH_GUEST)
 	@# with a budget, the floor's reference: the raw kernel's checks
-	$(if $(BUDGET),@$(MAKE) -s $(RAW)/census.tsv)
+	$(if $(BUDGET),@$(MAKE) -s BUDGET= $(RAW)/census.tsv)
 	@$(MAKE) -s -C $(TOP)/boot-tests O=$(BENCH)/boot-tests-ubsan \
 		KIT_WORKLOADS="test-ubsan perf-cve-2023-6931 perf-u16-2015" \
 		KMODS=$(BENCH)/report/lib/test_ubsan.ko
@@ -159,7 +159,7 @@ budget: $(BUDGET_PROTECT) tools
 	@test -n "$(BUDGET)" || { echo "budget: which budget? make budget BUDGET=PERCENT"; exit 2; }
 	@test -f $(BUDGET_SRC)/results/ratios.tsv || { echo "budget: no bench in $(BUDGET_SRC):" \
 		"run make bench$(if $(wildcard $(BUDGET_SCL)), BUDGET=$(BUDGET)) first"; exit 2; }
-	@$(MAKE) -s $(RAW)/census.tsv
+	@$(MAKE) -s BUDGET= $(RAW)/census.tsv
 	@$(call budget_profile,budget-syscalls,$(BUDGET_SYSCALLS),$(BUDGET_PHASES))
 	@$(call budget_profile,budget-sweep,$(BUDGET_SWEEP))
 	@mkdir -p $(dir $(BUDGET_SCL)); rc=0; \

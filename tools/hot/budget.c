@@ -38,8 +38,9 @@
  * carries its measured cost as its reason.
  *
  * Returns 0 when the list was written and the model says the budget holds,
- * 1 when it was written short of it (protected checks, or nothing left), 2
- * on an input error (said on stderr), -1 on a usage error.
+ * 1 when it was written short of it (protected checks, the floor, or nothing
+ * left), 2 on an input error or a floor no list can keep (said on stderr;
+ * the list is left as it was), -1 on a usage error.
  */
 #include "budget.h"
 
@@ -439,7 +440,8 @@ static void give_back(struct budget *b)
 	while (!over_floor(b, b->checks_out)) {
 		least = NULL;
 		for (g = b->g; g < b->g + b->ng; g++)
-			if (g->taken &&
+			/* an entry of no known checks gives nothing back */
+			if (g->taken && group_checks(b, g) &&
 			    (!least ||
 			     reason_share(b, g) < reason_share(b, least)))
 				least = g;
@@ -454,7 +456,8 @@ static void give_back(struct budget *b)
 	}
 }
 
-static void take(struct budget *b)
+/* 0, or -1 when no list can keep FLOOR per cent of the reference */
+static int take(struct budget *b)
 {
 	struct group *g, *best;
 	int i;
@@ -471,6 +474,12 @@ static void take(struct budget *b)
 		b->checks_all += group_checks(b, g);
 		if (g->taken)
 			b->checks_out += group_checks(b, g);
+	}
+	if (!over_floor(b, 0)) {
+		fprintf(stderr,
+			"hot-checks budget: the kernel has %ld checks, under %g %% of the reference's %ld even with nothing left out\n",
+			b->checks_all, b->floor, b->ref);
+		return -1;
 	}
 	give_back(b);
 	for (g = b->g; g < b->g + b->ng; g++)
@@ -498,6 +507,7 @@ static void take(struct budget *b)
 			b->p[i].taken += best->cost[i];
 		new_reason(b, best);
 	}
+	return 0;
 }
 
 static int write_list(const struct budget *b, const char *path)
@@ -639,7 +649,8 @@ int budget_main(int argc, char **argv)
 	for (i = 0; i < b.np; i++)
 		if (read_profile(&b, i))
 			return 2;
-	take(&b);
+	if (take(&b))
+		return 2;
 	if (write_list(&b, out))
 		return 2;
 	summary(&b);

@@ -185,17 +185,24 @@ diag <"$t/floor.out"
 # 14. the floor of a reference kernel's checks (-r): with 4 checks as the
 # reference, 90 % lets one of the five go (the costliest, add_loop); with
 # 7, the list of test 10 (3 of 5 kept) is under 50 % of it and gives back
-# the entry that costs least per check (trunc_loop), and only that one
+# the entry that costs least per check (trunc_loop), and only that one;
+# a floor of 95 % of 100 no list can keep: exit 2, the list as it was
 "$HOT" budget -b 1 -f 90 -r 4 -o "$t/ref.scl" "loops=$t/hot.tsv:10" >"$t/ref.out" 2>&1
 rc=$?
 cp "$t/budget.scl" "$t/back.scl"
 "$HOT" budget -b 1 -f 50 -r 7 -l "$t/back.scl" -o "$t/back.scl" "loops=$t/hot.tsv:10" \
 	>>"$t/ref.out" 2>&1
+cp "$t/back.scl" "$t/kept.scl"
+"$HOT" budget -b 1 -f 95 -r 100 -l "$t/back.scl" -o "$t/back.scl" "loops=$t/hot.tsv:10" \
+	>>"$t/ref.out" 2>&1
+rc2=$?
 [ $rc -eq 1 ] && [ "$(grep -c '^fun:' "$t/ref.scl")" -eq 1 ] && grep -q '^fun:add_loop$' "$t/ref.scl" &&
 	grep -q "of the reference's 4 checks: 100.00 % kept" "$t/ref.out" &&
 	grep -q '^  given back, under the floor: trunc_loop ' "$t/ref.out" &&
-	[ "$(grep -c '^fun:' "$t/back.scl")" -eq 1 ] && grep -q '^fun:add_loop$' "$t/back.scl"
-check $? "budget: -r counts the floor against a reference; under it, the cheapest entry goes back (exit $rc)"
+	[ "$(grep -c '^fun:' "$t/back.scl")" -eq 1 ] && grep -q '^fun:add_loop$' "$t/back.scl" &&
+	[ $rc2 -eq 2 ] && cmp -s "$t/kept.scl" "$t/back.scl" &&
+	grep -q 'even with nothing left out' "$t/ref.out"
+check $? "budget: -r counts the floor against a reference; under it, the cheapest entry goes back; a floor out of reach changes nothing (exit $rc, $rc2)"
 diag <"$t/ref.out"
 
 # 15. hot-checks diff: the instructions of the two runs, given to their functions,
