@@ -532,6 +532,24 @@ $(cat "$TMPDIR_T/inline.tsv" "$TMPDIR_T/sym.err")"
 				bad "$t" "$(cat "$TMPDIR_T/sibling.tsv" "$TMPDIR_T/sym.err")"
 			fi
 		done
+		# sparse's lock annotations after the name, and on lines of
+		# their own, are not the function's name
+		printf '%s\n' 'static int lock_a(struct s *p) __acquires(p)' '{' \
+			'	return p->n++;' '}' '' 'static void lock_b(struct s *p)' \
+			'__releases(&p->lock)' '__acquires(&p->lock)' '{' '	p->n++;' '}' \
+			>"$TMPDIR_T/tree/lib/lock.c"
+		for case in 3:lock_a 10:lock_b; do
+			sed "s|lib/sym\\.c:4:13|lib/lock.c:${case%:*}:9|" "$TMPDIR_T/sibling.log" \
+				>"$TMPDIR_T/lock.log"
+			"$TRIAGE" --tsv --vmlinux "$TMPDIR_T/symtest" --src "$TMPDIR_T/tree" \
+				"$TMPDIR_T/lock.log" >"$TMPDIR_T/lock.tsv" 2>"$TMPDIR_T/sym.err"
+			t="sibling call, annotated: ${case#*:}, not __acquires"
+			if grep -q "	lib/lock\.c:${case%:*}:9	${case#*:}	1	" "$TMPDIR_T/lock.tsv"; then
+				ok "$t"
+			else
+				bad "$t" "$(cat "$TMPDIR_T/lock.tsv" "$TMPDIR_T/sym.err")"
+			fi
+		done
 		"$TRIAGE" --json --vmlinux "$TMPDIR_T/nope" "$TMPDIR_T/sym.log" \
 			>/dev/null 2>"$TMPDIR_T/sym.err"
 		st=$? t="a missing vmlinux: a warning, and on"

@@ -329,52 +329,74 @@ static const char *src_line(unsigned int n)
 }
 
 /*
+ * Macros with an argument list that annotate a declaration without naming
+ * it: sparse's lock contexts, attributes, allocation sizes.
+ */
+static const char *const annotations[] = {
+	"__acquires",	   "__releases",    "__must_hold", "__cond_acquires",
+	"__cond_releases", "__attribute__", "__attribute", "__printf",
+	"__scanf",	   "__aligned",	    "__section",   "__alloc_size",
+	"__realloc_size",
+};
+
+static int is_annotation(const char *b, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(annotations) / sizeof(annotations[0]); i++)
+		if (strlen(annotations[i]) == n &&
+		    !strncmp(b, annotations[i], n))
+			return 1;
+	return 0;
+}
+
+/*
  * The name a function definition's first line declares: the last
- * identifier before a '(' outside any parentheses ("__attribute__((x))
- * void f(int a" gives f). "" for a macro that defines the function
- * (SYSCALL_DEFINE3: no lower-case letter) or an attribute alone.
+ * identifier before a '(' outside any parentheses, annotations left out
+ * ("static void f(void) __acquires(x)" gives f). "" for a macro that
+ * defines the function (SYSCALL_DEFINE3: no lower-case letter) or a line
+ * of annotations alone.
  */
 static void declared_name(const char *s, char *out, size_t sz)
 {
-	const char *p, *b;
-	int depth = 0, lower;
+	const char *p, *b, *e;
+	int depth = 0;
 
 	out[0] = 0;
 	for (p = s; *p; p++) {
 		if (*p == ')' && depth)
 			depth--;
-		if (*p != '(')
+		if (*p != '(' || depth++)
 			continue;
-		if (depth++)
+		for (e = p; e > s && e[-1] == ' '; e--)
+			;
+		for (b = e;
+		     b > s && (isalnum((unsigned char)b[-1]) || b[-1] == '_');
+		     b--)
+			;
+		if (b == e || is_annotation(b, (size_t)(e - b)))
 			continue;
-		for (b = p; b > s && b[-1] == ' '; b--)
-			;
-		p = b;
-		while (b > s && (isalnum((unsigned char)b[-1]) || b[-1] == '_'))
-			b--;
-		for (lower = 0;
-		     b + lower < p && !islower((unsigned char)b[lower]);
-		     lower++)
-			;
-		if (b < p && b + lower < p && strncmp(b, "__attribute", 11))
-			tl_copy(out, sz, b, (size_t)(p - b));
-		while (*p != '(')
-			p++;
+		tl_copy(out, sz, b, (size_t)(e - b));
 	}
+	for (p = out; *p && !islower((unsigned char)*p); p++)
+		;
+	if (!*p)
+		out[0] = 0;
 }
 
 /*
  * The function whose body holds a site's line, in the kernel's style: the
  * opening brace alone in column 0 above it (a closing one there first: no
- * function), the name in the nearest line above the brace that starts in
- * column 0. For a check that jumped to its handler (a sibling call), whose
- * report names the caller of the function it is written in (off_chain):
- * the source says where it is written.
+ * function), the name on the nearest line above the brace that starts in
+ * column 0 (lines of annotations alone passed over). For a report whose
+ * guilty frame's inline chain never reaches the site (off_chain: most
+ * often a check that jumped to its handler, a sibling call, so the frame
+ * is its caller's), the source says where the check is written.
  */
 void written_in_source(struct report *r, const char *src)
 {
 	char path[PATH_MAX_T * 2 + 2], name[FUNC_MAX];
-	unsigned int i;
+	unsigned int i, brace;
 	const char *s;
 
 	if (!r->off_chain || r->written_in[0] || !src || !src[0] ||
@@ -390,12 +412,16 @@ void written_in_source(struct report *r, const char *src)
 		if (s[0] == '{' && (!s[1] || isspace((unsigned char)s[1])))
 			break;
 	}
-	while (i > 1 && r->line - i < 400) {
+	for (brace = i; i > 1 && brace - i < 20;) {
 		s = src_line(--i);
-		if (!s[0] || isspace((unsigned char)s[0]) || s[0] == '{' ||
-		    s[0] == '}' || s[0] == '#' || s[0] == '/' || s[0] == '*')
+		if (!s[0] || isspace((unsigned char)s[0]) || s[0] == '#' ||
+		    s[0] == '/' || s[0] == '*')
 			continue;
+		if (s[0] == '}' || s[0] == '{')
+			return;
 		declared_name(s, name, sizeof(name));
+		if (!name[0] && !strncmp(s, "__", 2))
+			continue;
 		if (name[0] && strcmp(name, r->func))
 			tl_copy(r->written_in, sizeof(r->written_in), name,
 				strlen(name));
