@@ -250,6 +250,47 @@ echo "run-jobs: $run: $n job(s) on $where$([ $resume = 1 ] && echo ", resuming $
 (cd "$dir" && parallel --ungroup "$@" "sh kit/$khash/jobs/boot-job.sh -f runs/$run/spec/{}" \
 	:::: "$rundir/names") 2>&1 | tee -a "$rundir/output.log"
 
+# A job's results triaged again with its vmlinux and, beside it, the tree:
+# the names of inlined code and the rules that read the statement (a host
+# has neither), and the expectation checked on that triage. The new files
+# are written in STAGED/.retriage/NAME (verdict.sh names a boot by its
+# folder), checked whole and hashed under their final names, and only then
+# moved over the job's: until then its own files and checksums stand,
+# valid for the next run.
+retriage() { # STAGED VMLINUX NAME
+	v=$1/.retriage/$3
+	rm -rf "$1/.retriage" && mkdir -p "$v" &&
+		ln -s ../../console.log ../../verdict ../../boot.txt "$v/" ||
+		wdie "$1" "$3: cannot triage its console again; its results stay in $1" "$1/.retriage"
+	# an empty console (boot-job.sh) is read as /dev/null
+	log=$1/console.log
+	[ -s "$log" ] || log=/dev/null
+	for form in tsv json; do
+		"$triage" --kit "$kit" --vmlinux "$2" --$form -o "$v/triage.$form" "$log"
+		[ $? -le 1 ] || wdie "$1" "$3: cannot triage its console again ($form); its results stay in $1" "$1/.retriage"
+	done
+	new="triage.tsv triage.json"
+	expect=$(sed -n 's/^expect=//p' "$1/job.txt")
+	if [ -n "$expect" ] && [ "$expect" != - ]; then
+		sh "$kit/report/verdict.sh" "$v" "$expect" >"$v/expect.txt"
+		tail -n 1 "$v/expect.txt" | grep -q "^verdict $3: " ||
+			wdie "$1" "$3: cannot check its expectation again; its results stay in $1" "$1/.retriage"
+		new="$new expect.txt"
+	fi
+	(cd "$1" && awk '{ print $2 }' checksums | while read -r f; do
+		if [ -f ".retriage/$3/$f" ]; then
+			printf '%s  %s\n' "$(sha256sum <".retriage/$3/$f" | cut -c1-64)" "$f"
+		else
+			sha256sum "$f"
+		fi || exit 1
+	done >".retriage/$3/checksums") 2>/dev/null ||
+		wdie "$1" "$3: cannot write its checksums; its results stay in $1" "$1/.retriage"
+	for f in $new checksums; do
+		mv -f "$v/$f" "$1/$f" || die "$3: cannot move its new $f; its results stay in $1"
+	done
+	rm -rf "$1/.retriage"
+}
+
 # Collect: a job's results count when its checksums hold and it ran for
 # this run; symbolize here (the hosts get no vmlinux), then move them where
 # the kit expects them.
@@ -264,35 +305,7 @@ while IFS=$tab read -r name outdir vmlinux build k i workloads; do
 	staged=$ship/runs/$run/out/$name
 	state="done"
 	if valid "$staged"; then
-		# triaged again with the vmlinux and, beside it, the tree: the
-		# names of inlined code and the rules that read the statement
-		# (a host has neither), then the expectation on that triage;
-		# the job's own files stay as they are (and the results valid)
-		# if this cannot be written
-		if [ "$vmlinux" != - ] && [ -r "$vmlinux" ]; then
-			# an empty console (boot-job.sh) is read as /dev/null
-			log=$staged/console.log
-			[ -s "$log" ] || log=/dev/null
-			for form in tsv json; do
-				"$triage" --kit "$kit" --vmlinux "$vmlinux" --$form \
-					-o "$staged/triage.$form.sym" "$log"
-				[ $? -le 1 ] ||
-					die "$name: cannot symbolize its triage.$form; its results stay in $staged for the next run"
-			done
-			mv "$staged/triage.tsv.sym" "$staged/triage.tsv" &&
-				mv "$staged/triage.json.sym" "$staged/triage.json" ||
-				die "$name: cannot move its symbolized triage; its results stay in $staged"
-			expect=$(sed -n 's/^expect=//p' "$staged/job.txt")
-			if [ -n "$expect" ] && [ "$expect" != - ]; then
-				sh "$kit/report/verdict.sh" "$staged" "$expect" >"$staged/expect.txt.sym"
-				mv "$staged/expect.txt.sym" "$staged/expect.txt" ||
-					die "$name: cannot write its expect.txt; its results stay in $staged"
-			fi
-			# shellcheck disable=SC2046 # the file names, one word each
-			(cd "$staged" && sha256sum $(awk '{ print $2 }' checksums) >checksums.new &&
-				mv checksums.new checksums) 2>/dev/null ||
-				wdie "$staged" "$name: cannot write its checksums"
-		fi
+		[ "$vmlinux" = - ] || [ ! -r "$vmlinux" ] || retriage "$staged" "$vmlinux" "$name"
 		rm -rf "$outdir" && mkdir -p "$(dirname "$outdir")" && mv "$staged" "$outdir" ||
 			die "cannot move $staged to $outdir"
 	elif ! valid "$outdir"; then

@@ -122,6 +122,7 @@ while IFS=$tab read -r name _ _ _ vml _; do
 		"$(cat "$local_dir/verdict" 2>/dev/null)"
 	# the collector triaged it again with the vmlinux the hosts never got
 	if [ "$vml" != - ] && [ -s "$work/results/$name/console.log" ]; then
+		rm -f "$work/want.tsv"
 		"$triage" --kit "$kit" --vmlinux "$vml" --tsv -o "$work/want.tsv" \
 			"$work/results/$name/console.log"
 		check "$name: triage.tsv is the one with its vmlinux" \
