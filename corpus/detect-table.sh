@@ -69,12 +69,16 @@ function site(   d) {
 	return $3 " " $4 (d == "" ? "" : " (" d ")")
 }'
 
-# known-bug sites of TSV $1 matching file $2, function $3, kind $4
+# known-bug sites of TSV $1 matching file $2, function $3, kind $4. The
+# function is the one the check is written in (column 4) or the one the
+# kernel's report named (the title's, "UBSAN: KIND in FUNC"): a check
+# inlined into its caller is reported under the caller's name, and the
+# triage matches a corpus row by either.
 matching() {
 	[ -r "$1" ] || return 0
 	awk -F'\t' -v f="$2" -v fn="$3" -v k="$4" "$SITE_AWK"'
 		$1 == "known-bug" && $2 == k && index($3, f ":") == 1 &&
-		$4 == fn { print site() }' "$1"
+		($4 == fn || $6 == "UBSAN: " k " in " fn) { print site() }' "$1"
 }
 
 # sites of TSV $1 in the files that patch $2 touches
