@@ -514,24 +514,28 @@ $(cat "$TMPDIR_T/inline.tsv" "$TMPDIR_T/sym.err")"
 		# a check that jumped to its handler (a sibling call): the stack
 		# has its caller's frame, whose chain never reaches the site; the
 		# tree's source names the function whose body holds the line
+		sibling_case() { # title, log, expected site and function, triage options
+			t=$1 log=$2 want=$3
+			shift 3
+			"$TRIAGE" --tsv --vmlinux "$TMPDIR_T/symtest" "$@" "$log" \
+				>"$TMPDIR_T/sibling.tsv" 2>"$TMPDIR_T/sym.err"
+			if grep -q "	$want	1	UBSAN: signed-integer-overflow in sym_outer	" \
+				"$TMPDIR_T/sibling.tsv"; then
+				ok "$t"
+			else
+				bad "$t" "$(cat "$TMPDIR_T/sibling.tsv" "$TMPDIR_T/sym.err")"
+			fi
+		}
 		mkdir -p "$TMPDIR_T/tree/lib" && cp "$TMPDIR_T/symtest.c" "$TMPDIR_T/tree/lib/sym.c"
 		printf '%s\n' "UBSAN: signed-integer-overflow in lib/sym.c:4:13" \
 			"2147483647 * 3 cannot be represented in type 'int'" \
 			'Call Trace:' ' sym_outer+0x9/0x20' \
 			'========================================================================' \
 			>"$TMPDIR_T/sibling.log"
-		for tree in "$TMPDIR_T/tree" ""; do
-			"$TRIAGE" --tsv --vmlinux "$TMPDIR_T/symtest" ${tree:+--src "$tree"} \
-				"$TMPDIR_T/sibling.log" >"$TMPDIR_T/sibling.tsv" 2>"$TMPDIR_T/sym.err"
-			want=sym_inner t="sibling call: the function the source holds the line in"
-			[ -n "$tree" ] || want=sym_outer t="sibling call, no tree: the frame's name"
-			if grep -q "	lib/sym\.c:4:13	$want	1	UBSAN: signed-integer-overflow in sym_outer	" \
-				"$TMPDIR_T/sibling.tsv"; then
-				ok "$t"
-			else
-				bad "$t" "$(cat "$TMPDIR_T/sibling.tsv" "$TMPDIR_T/sym.err")"
-			fi
-		done
+		sibling_case "sibling call: the function the source holds the line in" \
+			"$TMPDIR_T/sibling.log" 'lib/sym\.c:4:13	sym_inner' --src "$TMPDIR_T/tree"
+		sibling_case "sibling call, no tree: the frame's name" \
+			"$TMPDIR_T/sibling.log" 'lib/sym\.c:4:13	sym_outer'
 		# sparse's lock annotations after the name, and on lines of
 		# their own, are not the function's name
 		printf '%s\n' 'static int lock_a(struct s *p) __acquires(p)' '{' \
@@ -541,14 +545,8 @@ $(cat "$TMPDIR_T/inline.tsv" "$TMPDIR_T/sym.err")"
 		for case in 3:lock_a 10:lock_b; do
 			sed "s|lib/sym\\.c:4:13|lib/lock.c:${case%:*}:9|" "$TMPDIR_T/sibling.log" \
 				>"$TMPDIR_T/lock.log"
-			"$TRIAGE" --tsv --vmlinux "$TMPDIR_T/symtest" --src "$TMPDIR_T/tree" \
-				"$TMPDIR_T/lock.log" >"$TMPDIR_T/lock.tsv" 2>"$TMPDIR_T/sym.err"
-			t="sibling call, annotated: ${case#*:}, not __acquires"
-			if grep -q "	lib/lock\.c:${case%:*}:9	${case#*:}	1	" "$TMPDIR_T/lock.tsv"; then
-				ok "$t"
-			else
-				bad "$t" "$(cat "$TMPDIR_T/lock.tsv" "$TMPDIR_T/sym.err")"
-			fi
+			sibling_case "sibling call, annotated: ${case#*:}, not __acquires" \
+				"$TMPDIR_T/lock.log" "lib/lock\\.c:${case%:*}:9	${case#*:}" --src "$TMPDIR_T/tree"
 		done
 		"$TRIAGE" --json --vmlinux "$TMPDIR_T/nope" "$TMPDIR_T/sym.log" \
 			>/dev/null 2>"$TMPDIR_T/sym.err"

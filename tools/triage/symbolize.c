@@ -394,8 +394,9 @@ static void site_written_in(struct report *r)
 				(size_t)(sp - p));
 		return;
 	}
-	/* no entry at file:line: the handler was jumped to (written_in_source);
-	 * a trap's site is its own frame's */
+	/* no entry at file:line: most often the handler was jumped to (a
+	 * sibling call), also a stale frame (written_in_source); a trap's
+	 * site is its own frame's */
 	r->off_chain = !r->trapped;
 }
 

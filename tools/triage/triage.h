@@ -177,7 +177,8 @@ struct report {
 	 * chain (--vmlinux) says it is not func: the one the lists name */
 	char written_in[FUNC_MAX];
 	/* --vmlinux: the guilty frame's inline chain never reaches file:line
-	 * (a check that jumped to its handler: the frame is its caller's) */
+	 * (most often a check that jumped to its handler: the frame is its
+	 * caller's) */
 	int off_chain;
 	char title[TITLE_MAX];
 	char syz_title[TITLE_MAX];
