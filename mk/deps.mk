@@ -2,7 +2,7 @@
 # Included by the top Makefile.
 
 ## deps            install every Debian package the kit needs (apt-get)
-DEB_PACKAGES := $(addprefix linux-source-,$(KERNELS)) clang-19 lld-19 llvm-19 libclang-rt-19-dev \
+DEB_PACKAGES := $(addprefix linux-source-,$(KERNELS)) $(addprefix linux-config-,$(KERNELS)) clang-19 lld-19 llvm-19 libclang-rt-19-dev \
 	qemu-system-x86 sparse make gcc libc6-dev flex bison bc cpio kmod \
 	libelf-dev libssl-dev dwarves rsync xz-utils perl patch clang-format \
 	zlib1g-dev liblzma-dev stress-ng busybox-static libcap-dev \
