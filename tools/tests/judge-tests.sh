@@ -234,4 +234,27 @@ echo "exit status $st, then $st2" >>"$T/12.out"
 	grep -q '^bug	[^	]*	arch/x86/kernel/i8259.c:305	' "$T/12b.out"
 result $? "--redundant-rows finds a row a rule already makes" "$T/12.out"
 
+
+# 13. The upper half of a 64-bit value stored into an s32 (BPF's ld_imm64,
+# reached from bpf(2) in the 6.12 fuzzing run) is benign by the rule
+# upper-half; the same report without that rule is a finding by its
+# origin, so the rule is what judges it. The statement at its 6.12.118
+# line, in a tree of its own.
+printf 'kernel/bpf/verifier.c\t19749\t\t\tinsn[1].imm = addr >> 32;\n' >"$T/13.lines"
+sh "$(dirname "$0")/src-tree.sh" build "$T/13.lines" "$T/13.src"
+log=$TESTDATA/syz612-bpf-ldimm64.log
+"$TRIAGE" --kit "$nobugs" --src "$T/13.src" --tsv "$log" >"$T/13.tsv"
+norule=$T/kit-no-upper-half
+mkdir -p "$norule/annotations"
+cp "$nobugs/annotations/sites.tsv" "$norule/annotations/"
+grep -v '^upper-half	' "$nobugs/annotations/rules.tsv" >"$norule/annotations/rules.tsv"
+"$TRIAGE" --kit "$norule" --src "$T/13.src" --tsv "$log" >"$T/13b.tsv"
+{
+	echo "with the rule:" && cat "$T/13.tsv"
+	echo "without it:" && cat "$T/13b.tsv"
+} >"$T/13.out"
+[ "$(awk -F'\t' '$3 ~ /verifier.c:19749:/ { print $1, $8 }' "$T/13.tsv")" = "benign upper-half" ] &&
+	[ "$(awk -F'\t' '$3 ~ /verifier.c:19749:/ { print $1 }' "$T/13b.tsv")" = finding ]
+result $? "a 64-bit value's upper half into an s32 is the rule's, not a finding" "$T/13.out"
+
 ktap_end
