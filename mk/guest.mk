@@ -6,11 +6,17 @@ INITRAMFS := $(OUT)/boot-tests/initramfs.cpio
 # (GUEST_GROUPS and the checks of WORKLOAD_GROUPS and WORKLOADS are in the
 # top Makefile, with the knobs: they stop make before anything runs.)
 STRESS_NG := /usr/bin/stress-ng
-# $(call GUEST_PACK,OUT-DIR,KERNEL-MODULES): the guest programs and the
-# initramfs of GUEST_GROUPS (and WORKLOADS) in OUT-DIR; GUEST_NEEDS builds
-# what they take from the tree. The raw kernel's guest (mk/report.mk) is
-# packed the same way, without modules.
+# $(call GUEST_PACK,OUT-DIR,KERNEL-MODULES,TREE): the guest programs and the
+# initramfs of GUEST_GROUPS (and WORKLOADS) in OUT-DIR, with TREE's modules
+# of boot-tests/guest/modules.conf, which init loads first (the features
+# a distribution's config builds as modules); GUEST_NEEDS builds what they
+# take from the tree. The raw kernel's guest (mk/report.mk) is packed the
+# same way, without the test modules.
+KMODS_SH := $(TOP)/boot-tests/guest/kmods.sh
+# $(call guest_kmods,TREE): in a recipe, TREE's modules of modules.conf
+guest_kmods = $$(sh $(KMODS_SH) $(1) | sed 's|^|$(1)/|' | tr '\n' ' ')
 GUEST_PACK = $(MAKE) -s -C $(TOP)/boot-tests O=$(1) KMODS="$(strip $(2))" \
+		BOOT_KMODS="$(call guest_kmods,$(3))" \
 		PERF=$(PERF_OUT)/perf PERF_SELFTESTS=$(PERF_SELFTESTS) \
 		$(if $(filter stress-ng,$(GUEST_GROUPS)),STRESS_NG=$(STRESS_NG)) \
 		$(if $(filter kselftests,$(GUEST_GROUPS)),KSELFTESTS=$(KSELFTESTS_OUT)) \
@@ -18,7 +24,7 @@ GUEST_PACK = $(MAKE) -s -C $(TOP)/boot-tests O=$(1) KMODS="$(strip $(2))" \
 GUEST_NEEDS := perf-tool $(if $(filter kselftests,$(GUEST_GROUPS)),kselftests)
 ## initramfs       build the guest programs and pack the initramfs
 initramfs: kernel $(GUEST_NEEDS)
-	@$(call GUEST_PACK,$(OUT)/boot-tests,$(TREE)/lib/test_ubsan.ko $(TREE)/lib/test_ubsan_smp.ko)
+	@$(call GUEST_PACK,$(OUT)/boot-tests,$(TREE)/lib/test_ubsan.ko $(TREE)/lib/test_ubsan_smp.ko,$(TREE))
 
 # The tree's kselftests (boot-tests/guest/build-kselftests.sh, kselftests.conf),
 # static, for every base: userspace programs of the same kernel version.

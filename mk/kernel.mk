@@ -85,7 +85,8 @@ $(eval $(call tree_rules,$(TREE),$(SERIES),$(SERIES_PATCHES),$(FRAGMENTS), \
 kernel: $(TREE)/.kit-config-stamp $(IGNORELIST)
 	@start=$$(date +%s); \
 	before=$$(stat -c %Y $(TREE)/vmlinux 2>/dev/null || echo 0); \
-	$(call KMAKE,$(TREE)) $(KBUILD_TARGETS) || exit 1; \
+	mods=$$(sh $(KMODS_SH) $(TREE)) || exit 1; \
+	$(call KMAKE,$(TREE)) $(KBUILD_TARGETS) $$mods || exit 1; \
 	after=$$(stat -c %Y $(TREE)/vmlinux); \
 	if [ "$$before" = "$$after" ]; then echo "kernel: up to date ($$(( $$(date +%s) - start )) s)"; \
 	else echo "kernel: built $(TREE)/arch/x86/boot/bzImage in $$(( $$(date +%s) - start )) s"; fi

@@ -40,21 +40,23 @@ $(RAW)/no-ignorelist.config:
 $(eval $(call tree_rules,$(RAW)/linux,$(RAW_SERIES),$(SERIES_PATCHES),$(RAW_FRAGMENTS),, \
 	$(RAW)/series.log,$(TOP)/kconfig/configure.sh --check $(BASE_ARG),))
 $(RAW)/linux/vmlinux: $(RAW)/linux/.kit-config-stamp
-	@start=$$(date +%s); $(call KMAKE,$(RAW)/linux) bzImage || exit 1; \
+	@start=$$(date +%s); mods=$$(sh $(KMODS_SH) $(RAW)/linux) || exit 1; \
+	$(call KMAKE,$(RAW)/linux) bzImage $$mods || exit 1; \
 	touch $@; echo "raw kernel: built in $$(( $$(date +%s) - start )) s"
 # its integer checks (ubsan-census), the reference of make budget's floor
 $(RAW)/census.tsv: $(RAW)/linux/vmlinux $(BUILD_DIR)/tools/ubsan-census
 	@$(BUILD_DIR)/tools/ubsan-census -q -o $@.tmp $< && mv $@.tmp $@
 
-# The raw kernel's guest: the same programs, packed without modules (the raw
-# tree builds bzImage only). RAW_SKIP: the workloads that load the kit's
-# test modules, whose reports are deliberate anyway.
+# The raw kernel's guest: the same programs, packed without the test modules
+# (the raw tree builds bzImage and the modules of
+# boot-tests/guest/modules.conf). RAW_SKIP: the workloads that load the
+# kit's test modules, whose reports are deliberate anyway.
 RAW_SKIP := test-ubsan kmsg-interleave
 RAW_INITRAMFS := $(RAW)/boot-tests/initramfs.cpio
 ## raw-boot        boot the raw kernel with every workload but RAW_SKIP's, and triage it:
 ##                 what a user of the integer checks sees without the kit (boots/raw)
 raw-boot: tools $(GUEST_NEEDS) $(RAW)/linux/vmlinux
-	@$(call GUEST_PACK,$(RAW)/boot-tests,)
+	@$(call GUEST_PACK,$(RAW)/boot-tests,,$(RAW)/linux)
 	@mkdir -p $(JOBS_DIR)
 	@w=$$(awk -v skip=' $(RAW_SKIP) ' 'index(skip, " " $$1 " ") == 0 { print $$1 }' $(RAW)/boot-tests/workloads.list | paste -sd, -); \
 	$(call JOB_LINE,raw,$(OUT)/boots/raw,$(RAW)/linux/arch/x86/boot/bzImage,$(RAW_INITRAMFS), \

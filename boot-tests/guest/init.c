@@ -14,6 +14,10 @@
  * there (for workloads that are lists of commands: stress-ng, kselftests)
  * replaces kit.timeout for that workload.
  *
+ * Before the first workload it loads the modules of /lib/modules/boot
+ * (guest/modules.conf: what a distribution's config builds as modules and
+ * the workloads need), each named in a KTAP diagnostic line.
+ *
  * At the end it powers the VM off through QEMU's isa-debug-exit device
  * (iobase 0xf4), falling back to reboot(2) for QEMU's -no-reboot.
  */
@@ -21,6 +25,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -34,6 +39,7 @@
 #include <sys/reboot.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -43,6 +49,7 @@
 #define DEFAULT_TIMEOUT_S 180
 #define MAX_WORKLOADS 256
 #define WORKLOAD_LIST "/etc/kit/workloads"
+#define BOOT_MODULES "/lib/modules/boot"
 #define KMSG_LINE_MAX 900 /* the kernel truncates records near 1 KiB */
 #define DEBUG_EXIT_PORT 0xf4
 #define DEBUG_EXIT_PASS 0x20 /* QEMU exits with (0x20 << 1) | 1 = 65 */
@@ -170,6 +177,61 @@ static void loopback_up(void)
 static int filter_bin(const struct dirent *d)
 {
 	return d->d_name[0] != '.';
+}
+
+/* Load one module of BOOT_MODULES: 0, or the errno of finit_module(2). */
+static int load_module(const char *name)
+{
+	char path[PATH_MAX];
+	int fd, err = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", BOOT_MODULES, name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno;
+	if (syscall(SYS_finit_module, fd, "", 0) && errno != EEXIST)
+		err = errno;
+	close(fd);
+	return err;
+}
+
+/*
+ * The modules of BOOT_MODULES, in rounds until a round loads none more: a
+ * module that needs another one fails (ENOENT: unknown symbol) until that
+ * one is in. One line each, loaded or not and why.
+ */
+static void load_boot_modules(void)
+{
+	struct dirent **ent;
+	int i, n, loaded, *err;
+
+	n = scandir(BOOT_MODULES, &ent, filter_bin, alphasort);
+	if (n <= 0)
+		return;
+	err = calloc(n, sizeof(*err));
+	if (!err)
+		return;
+	for (i = 0; i < n; i++)
+		err[i] = -1; /* not tried */
+	do {
+		loaded = 0;
+		for (i = 0; i < n; i++) {
+			if (!err[i])
+				continue;
+			err[i] = load_module(ent[i]->d_name);
+			loaded += !err[i];
+		}
+	} while (loaded);
+	for (i = 0; i < n; i++) {
+		if (err[i])
+			out("# kit: module %s: %s", ent[i]->d_name,
+			    strerror(err[i]));
+		else
+			out("# kit: module %s loaded", ent[i]->d_name);
+		free(ent[i]);
+	}
+	free(ent);
+	free(err);
 }
 
 struct workload {
@@ -403,6 +465,7 @@ int main(void)
 	out("KTAP version 1");
 	out("1..%d", n);
 	out("# kit: %d workloads, timeout %d s each", n, timeout_s);
+	load_boot_modules();
 	for (i = 0; i < n; i++) {
 		out("kit: workload begin %s", names[i]);
 		t0 = now_us();

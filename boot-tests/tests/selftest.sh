@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Self-test of the boot-test tooling, no kernel build needed:
-#  - the initramfs builds, has the expected layout (with PERF and
-#    PERF_SELFTESTS too), is reproducible and a second make has nothing to do;
+#  - the initramfs builds, has the expected layout (with PERF,
+#    PERF_SELFTESTS and BOOT_KMODS too: guest/kmods.sh picks the modules),
+#    is reproducible and a second make has nothing to do;
 #  - run-qemu.sh gives the right verdict and exit status for each kind of
 #    boot, using fake-kernel.c (a multiboot stand-in that QEMU boots in
 #    milliseconds), keeps the console log on a timeout, and leaves no QEMU
@@ -69,6 +70,23 @@ for f in init bin/perf-cve-2023-6931 bin/perf-u16-2015 \
 	*) check "initramfs has /$f" n y ;;
 	esac
 done
+# The modules init loads first (guest/modules.conf): kmods.sh takes the
+# options set to m, in the table's order, and BOOT_KMODS packs them in
+# /lib/modules/boot/
+mkdir -p "$work/tree"
+printf 'CONFIG_TUN=m\nCONFIG_BLK_DEV_LOOP=y\nCONFIG_IP_DCCP=m\n# CONFIG_IP_SCTP is not set\n' \
+	>"$work/tree/.config"
+check "kmods.sh: the options set to m, in order" \
+	"$(sh "$here/guest/kmods.sh" "$work/tree" | tr '\n' ' ')" \
+	"drivers/net/tun.ko net/dccp/dccp.ko net/dccp/dccp_ipv4.ko net/dccp/dccp_ipv6.ko "
+sh "$here/guest/kmods.sh" "$work/nowhere" 2>/dev/null
+check "kmods.sh: a tree without .config" $? 2
+make -s -C "$here" O="$work/m" KMODS="$work/dummy.ko" BOOT_KMODS="$work/dummy.ko" \
+	>/dev/null 2>&1
+case " $(cpio -t --quiet <"$work/m/initramfs.cpio" | tr '\n' ' ')" in
+*" lib/modules/boot/dummy.ko "*) check "initramfs has BOOT_KMODS in /lib/modules/boot" y y ;;
+*) check "initramfs has BOOT_KMODS in /lib/modules/boot" n y ;;
+esac
 owners=$(cpio -tv --quiet <"$work/a/initramfs.cpio" |
 	awk '$3 != "root" || $4 != "root"' | wc -l)
 check "initramfs is owned by root" "$owners" 0
