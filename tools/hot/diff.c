@@ -35,6 +35,7 @@
  * Exit status: 0 done, 1 no kernel instruction ran in one of the runs, 2 usage
  * or input error.
  */
+#include "args.h"
 #include "diff.h"
 #include "tsv.h"
 
@@ -470,27 +471,20 @@ int diff_main(int argc, char **argv)
 {
 	struct fns old = { 0 }, new = { 0 }, d = { 0 };
 	unsigned long long told = 0, tnew = 0;
-	const char *out = NULL, *census = NULL, *profile = NULL;
+	const char *out = NULL, *census = NULL, *profile = NULL, *n = "20";
+	const struct opt opts[] = {
+		{ 'n', &n },
+		{ 'o', &out },
+		{ 'c', &census },
+		{ 'p', &profile },
+	};
 	struct census rows = { 0 };
-	size_t top = 20;
-	int k;
+	size_t top;
+	int k = args_parse(argc, argv, opts, sizeof(opts) / sizeof(opts[0]));
 
-	for (k = 0; k < argc && argv[k][0] == '-'; k += 2) {
-		if (k + 1 >= argc)
-			return -1;
-		if (!strcmp(argv[k], "-n"))
-			top = strtoul(argv[k + 1], NULL, 10);
-		else if (!strcmp(argv[k], "-o"))
-			out = argv[k + 1];
-		else if (!strcmp(argv[k], "-c"))
-			census = argv[k + 1];
-		else if (!strcmp(argv[k], "-p"))
-			profile = argv[k + 1];
-		else
-			return -1;
-	}
-	if (argc - k != 4 || (profile && !census))
+	if (k < 0 || argc - k != 4 || (profile && !census))
 		return -1;
+	top = strtoul(n, NULL, 10);
 	argv += k;
 	if (read_run(argv[0], argv[1], &old, &told) ||
 	    read_run(argv[2], argv[3], &new, &tnew))

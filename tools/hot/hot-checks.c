@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "args.h"
 #include "budget.h"
 #include "diff.h"
 #include "tsv.h"
@@ -417,28 +418,18 @@ static size_t checks_for(const struct profile *p, double total, double frac)
 
 static int report(int argc, char **argv)
 {
-	const char *out = NULL, *md = NULL;
+	const char *out = NULL, *md = NULL, *n = "20";
+	const struct opt opts[] = { { 'n', &n }, { 'o', &out }, { 'm', &md } };
 	struct profile p = { 0 };
-	size_t top = 20, i, ran = 0, jran = 0;
+	size_t top, i, ran = 0, jran = 0;
 	double total = 0, runs = 0;
 	char b1[32], b2[32];
 	long known;
-	int k;
+	int k = args_parse(argc, argv, opts, sizeof(opts) / sizeof(opts[0]));
 
-	for (k = 0; k < argc && argv[k][0] == '-'; k += 2) {
-		if (k + 1 >= argc)
-			return -1;
-		if (!strcmp(argv[k], "-n"))
-			top = strtoul(argv[k + 1], NULL, 10);
-		else if (!strcmp(argv[k], "-o"))
-			out = argv[k + 1];
-		else if (!strcmp(argv[k], "-m"))
-			md = argv[k + 1];
-		else
-			return -1;
-	}
-	if (argc - k != 2)
+	if (k < 0 || argc - k != 2)
 		return -1;
+	top = strtoul(n, NULL, 10);
 	if (read_census(argv[k], &p))
 		return 2;
 	known = read_counts(argv[k + 1], &p);
