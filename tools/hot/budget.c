@@ -51,6 +51,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "args.h"
 #include "tsv.h"
 
 #define MAX_PROFILES 8
@@ -602,39 +603,34 @@ static int parse_profile(struct profile *p, char *arg)
 	return *end || end == colon + 1 ? -1 : 0;
 }
 
+/* s as a number, the whole of it: 0, or -1 */
+static int number(const char *s, double *v)
+{
+	char *end;
+
+	*v = strtod(s, &end);
+	return *end || end == s ? -1 : 0;
+}
+
 int budget_main(int argc, char **argv)
 {
 	static struct budget b = { .floor = 95 };
 	const char *protect = NULL, *list = NULL, *out = NULL;
-	char *end;
-	int i;
+	const char *pct = NULL, *floor = "95", *ref = "0";
+	const struct opt opts[] = {
+		{ 'b', &pct },	   { 'f', &floor }, { 'r', &ref },
+		{ 'k', &protect }, { 'l', &list },  { 'o', &out },
+	};
+	double r;
+	int i = args_parse(argc, argv, opts, sizeof(opts) / sizeof(opts[0]));
 
-	for (i = 0; i < argc && argv[i][0] == '-'; i += 2) {
-		if (i + 1 >= argc)
-			return -1;
-		if (!strcmp(argv[i], "-b")) {
-			b.percent = strtod(argv[i + 1], &end);
-			if (*end || !(b.percent > 0 && b.percent < 100))
-				return -1;
-		} else if (!strcmp(argv[i], "-f")) {
-			b.floor = strtod(argv[i + 1], &end);
-			if (*end || !(b.floor >= 0 && b.floor <= 100))
-				return -1;
-		} else if (!strcmp(argv[i], "-r")) {
-			b.ref = strtol(argv[i + 1], &end, 10);
-			if (*end || b.ref <= 0)
-				return -1;
-		} else if (!strcmp(argv[i], "-k")) {
-			protect = argv[i + 1];
-		} else if (!strcmp(argv[i], "-l")) {
-			list = argv[i + 1];
-		} else if (!strcmp(argv[i], "-o")) {
-			out = argv[i + 1];
-		} else {
-			return -1;
-		}
-	}
-	if (!out || b.percent <= 0 || i == argc || argc - i > MAX_PROFILES)
+	if (i < 0 || !pct || number(pct, &b.percent) ||
+	    !(b.percent > 0 && b.percent < 100) || number(floor, &b.floor) ||
+	    !(b.floor >= 0 && b.floor <= 100) || number(ref, &r) || r < 0 ||
+	    r != (long)r)
+		return -1;
+	b.ref = (long)r;
+	if (!out || i == argc || argc - i > MAX_PROFILES)
 		return -1;
 	for (; i < argc; i++)
 		if (parse_profile(&b.p[b.np++], argv[i])) {
