@@ -86,7 +86,7 @@ kernel: $(TREE)/.kit-config-stamp $(IGNORELIST)
 	@start=$$(date +%s); \
 	before=$$(stat -c %Y $(TREE)/vmlinux 2>/dev/null || echo 0); \
 	mods=$$(sh $(KMODS_SH) $(TREE)) || exit 1; \
-	$(call KMAKE,$(TREE)) $(KBUILD_TARGETS) $$mods || exit 1; \
+	$(call KMAKE_MODS,$(TREE),$(KBUILD_TARGETS),$$mods) || exit 1; \
 	after=$$(stat -c %Y $(TREE)/vmlinux); \
 	if [ "$$before" = "$$after" ]; then echo "kernel: up to date ($$(( $$(date +%s) - start )) s)"; \
 	else echo "kernel: built $(TREE)/arch/x86/boot/bzImage in $$(( $$(date +%s) - start )) s"; fi
@@ -118,7 +118,7 @@ $(OUT)/variants/%/arch/x86/boot/bzImage: $(TOP)/corpus/%/$(KERNEL).patch \
 	@# make the sources newer so that Kbuild rebuilds them.
 	@sed "s|^|$(OUT)/variants/$*|" $(OUT)/variants/.$*.exclude | xargs -r touch
 	@$(TOP)/patches/apply-series.sh $(PRISTINE) $(OUT)/variants/$* $(SERIES) $<
-	@start=$$(date +%s); $(call KMAKE,$(OUT)/variants/$*) $(KBUILD_TARGETS) || exit 1; \
+	@start=$$(date +%s); $(call KMAKE_MODS,$(OUT)/variants/$*,$(KBUILD_TARGETS)) || exit 1; \
 	echo "variant $*: built in $$(( $$(date +%s) - start )) s"
 
 ## check-vmlinux   count the calls to each integer sanitizer handler in vmlinux

@@ -41,7 +41,7 @@ $(eval $(call tree_rules,$(RAW)/linux,$(RAW_SERIES),$(SERIES_PATCHES),$(RAW_FRAG
 	$(RAW)/series.log,$(TOP)/kconfig/configure.sh --check $(BASE_ARG),))
 $(RAW)/linux/vmlinux: $(RAW)/linux/.kit-config-stamp
 	@start=$$(date +%s); mods=$$(sh $(KMODS_SH) $(RAW)/linux) || exit 1; \
-	$(call KMAKE,$(RAW)/linux) bzImage $$mods || exit 1; \
+	$(call KMAKE_MODS,$(RAW)/linux,bzImage,$$mods) || exit 1; \
 	touch $@; echo "raw kernel: built in $$(( $$(date +%s) - start )) s"
 # its integer checks (ubsan-census), the reference of make budget's floor
 $(RAW)/census.tsv: $(RAW)/linux/vmlinux $(BUILD_DIR)/tools/ubsan-census

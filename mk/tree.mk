@@ -55,6 +55,14 @@ TREE_CONFIG = $(TOP)/kconfig/configure.sh $(1) $(BASE_ARG) $(2)
 # kbuild); a disk that fills during the build is named after Kbuild's error
 KMAKE = mkdir -p $(BUILD_DIR) && flock $(KBUILD_LOCK) $(SPACE) run $(1) \
 	$$($(SPACE) kbuild $(1) $(KBUILD_MIB)) $(MAKE) -C $(1) ARCH=x86_64 LLVM=1 -j$(JOBS)
+# $(call KMAKE_MODS,DIR,TARGETS,MODULES): Kbuild's TARGETS, then the single
+# modules among them and MODULES (words, or a shell expansion) in a run of
+# their own: a .ko beside other targets makes Kbuild build every target
+# alone, and modpost then misses the exports of the other modules of the
+# list (af_alg's for algif_hash).
+KMAKE_MODS = $(call KMAKE,$(1)) $(filter-out %.ko,$(2)) && \
+	kos="$(filter %.ko,$(2)) $(3)" && \
+	{ [ -z "$$(echo $$kos)" ] || $(call KMAKE,$(1)) $$kos; }
 
 # $(call tree_rules,DIR,SERIES,SERIES_DEPS,FRAGMENTS,CONFIG_DEPS,LOG,BEFORE_COPY,TWIN)
 # DIR/Makefile        the copy (BEFORE_COPY: a shell command run first)
