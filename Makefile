@@ -217,7 +217,7 @@ else
 .PHONY: all deps kernel variants check-vmlinux checkpatch check test test-patches \
 	test-configure clean distclean help initramfs boot boot-variants tools triage \
 	verdict report test-tools fuzz-triage bench-triage bench bench-kernels \
-	check-ignorelist test-ignorelist fp-rate noise raw-boot sparse kselftests kcidb \
+	check-ignorelist test-ignorelist fp-rate noise noise-table raw-boot sparse kselftests kcidb \
 	test-kcidb test-fanout test-kernel FORCE
 ## all             (default) build, boot, triage and report
 all: kernel boot report

@@ -70,6 +70,11 @@ raw-boot: tools $(GUEST_NEEDS) $(RAW)/linux/vmlinux
 ## noise           sites raw (no ignorelist, no triage patches) against the kit, per class,
 ##                 group and idiom; checks kept; both perf bugs caught (for BASE)
 noise: tools boot boot-variants raw-boot
+	@$(MAKE) -s --no-print-directory noise-table
+
+## noise-table     make noise's figures again from its boots, as they are (no build, no boot):
+##                 after a change of the rules, or boots run by hand
+noise-table: tools
 	@$(call TRIAGE_BOOT,fixed,$(TREE))
 	@$(foreach v,$(REGRESSIONS),$(call TRIAGE_BOOT,$(v),$(OUT)/variants/$(v)) &&) true
 	@# noise.txt is renamed into place when noise.sh could write it whole
