@@ -10,7 +10,8 @@
 # whatever an interrupted run left applied), Kbuild rebuilds the touched
 # files and relinks, and bzImage and vmlinux go to DETECT/images/BUG/; an
 # image whose series, patch and configuration did not change is kept as it
-# is. The builds take the Kbuild lock once, together (fd 9). The tree goes
+# is. Reverts that touch a header are built last, so that the wide rebuild
+# each needs is not followed by a second one to undo it. The builds take the Kbuild lock once, together (fd 9). The tree goes
 # back to the series alone at the start and at the end. Then every boot is a
 # job (jobs/run-jobs.sh; HOSTS: fanned out over ssh): each bug's kernel with
 # that bug's reproducer only, and the "control" kernel, without any revert,
@@ -82,15 +83,23 @@ build() {
 	echo "  BUILT   $1 in $(($(date +%s) - s)) s"
 }
 
+# 0 when BUG's revert touches a header: Kbuild then rebuilds much of the
+# tree for it, and again for the next bug, which no longer has it
+wide() { grep -q '^+++ .*\.h' "$(patch_of "$1")" 2>/dev/null; }
 todo=
+last=
 for bug in control $BUGS; do
 	if [ "$(cat "$images/$bug/key" 2>/dev/null)" = "$(key_of "$bug")" ] &&
 		[ -s "$images/$bug/vmlinux" ]; then
 		echo "  KEPT    $bug"
+	elif wide "$bug"; then
+		last="$last $bug"
 	else
 		todo="$todo $bug"
 	fi
 done
+# the wide reverts last: one wide rebuild each, not two
+todo="$todo$last"
 if [ -n "$todo" ]; then
 	exec 9>"$KBUILD_LOCK"
 	echo "  LOCK    $KBUILD_LOCK"
