@@ -83,16 +83,18 @@ SYZ ?= 0
 SYZ_NAME := $(if $(filter 1,$(SYZ)),-syz)
 # BUDGET: an overhead budget in percent of the guest's instructions (1, 2,
 # 5, ...; empty: none, every check kept). The kit's ignorelist then takes
-# sanitizer-ignorelist/budget/$(BUDGET).scl too: the functions whose checks
-# cost the most, each with its measured cost, written by `make budget`
-# (bench/README.md). Each budget has its own trees and outputs:
-# $(BUILD_DIR)/<base>-b<budget>.
+# sanitizer-ignorelist/budget/<base>[-<kernel>]/$(BUDGET).scl too: the
+# functions whose checks cost the most in that base's and kernel's bench,
+# each with its measured cost, written by `make budget` (bench/README.md);
+# a list measured on one kernel is never applied to another, whose
+# functions and inlining differ. Each budget has its own trees and
+# outputs: $(BUILD_DIR)/<base>[-<kernel>]-b<budget>.
 BUDGET ?=
 BUDGET_NAME := $(if $(BUDGET),-b$(BUDGET))
-BUDGET_SCL := $(if $(BUDGET),$(TOP)/sanitizer-ignorelist/budget/$(BUDGET).scl)
+BUDGET_SCL := $(if $(BUDGET),$(TOP)/sanitizer-ignorelist/budget/$(BASE_NAME)$(KV_NAME)/$(BUDGET).scl)
 ifneq ($(BUDGET),)
 ifeq ($(filter budget help,$(MAKECMDGOALS))$(wildcard $(BUDGET_SCL)),)
-$(error BUDGET=$(BUDGET): no $(BUDGET_SCL); `make budget BUDGET=$(BUDGET)` writes it)
+$(error BUDGET=$(BUDGET): no $(BUDGET_SCL): a budget list is measured on its own base and kernel; `make bench` then `make budget BUDGET=$(BUDGET)` with the same BASE and KERNEL write it)
 endif
 endif
 # this base's and kernel's output directory, and its kernel tree; OUT_REF

@@ -109,7 +109,7 @@ bench: $(BENCH_TREES) tools perf-tool
 # the last bench's report kernel (the budget's own once its list exists,
 # else the unbudgeted one) in two boots, the syscall loops and the
 # read_format sweep; take the functions whose checks cost the most into
-# sanitizer-ignorelist/budget/N.scl (never the corpus's bugs' or the
+# sanitizer-ignorelist/budget/<base>[-<kernel>]/N.scl (never the corpus's bugs' or the
 # findings'), then rebuild and measure the budget's kernels. Run it again
 # until the bench's last line says the budget holds.
 BUDGET_PROTECT := $(OUT_REF)/budget-protect.tsv
@@ -154,7 +154,7 @@ $(BUDGET_PROTECT): $(wildcard $(TOP)/corpus/*/known-bugs.tsv) $(TOP)/annotations
 
 .PHONY: budget
 ## budget          BUDGET=N: take the costliest checks' functions into sanitizer-ignorelist/
-##                 budget/N.scl from the last bench's profile, then make bench BUDGET=N
+##                 budget/<base>[-<kernel>]/N.scl from the last bench's profile, then make bench BUDGET=N
 budget: $(BUDGET_PROTECT) tools
 	@test -n "$(BUDGET)" || { echo "budget: which budget? make budget BUDGET=PERCENT"; exit 2; }
 	@test -f $(BUDGET_SRC)/results/ratios.tsv || { echo "budget: no bench in $(BUDGET_SRC):" \
