@@ -11,14 +11,17 @@
 # files and relinks, and bzImage and vmlinux go to DETECT/images/BUG/; an
 # image whose series, patch and configuration did not change is kept as it
 # is. Reverts that touch a header are built last, so that the wide rebuild
-# each needs is not followed by a second one to undo it. The builds take the Kbuild lock once, together (fd 9). The tree goes
-# back to the series alone at the start and at the end. Then every boot is a
-# job (jobs/run-jobs.sh; HOSTS: fanned out over ssh): each bug's kernel with
-# that bug's reproducer only, and the "control" kernel, without any revert,
-# with every reproducer; ubsan-triage reads each log. The table has this
-# run's bugs and every earlier boot whose kernel image and initramfs are
-# still current (boots/BUG/run-key), so that runs of a few bugs
-# (DETECT_BUGS=...) add up to the whole corpus.
+# each needs is not followed by a second one to undo it. The builds take the
+# Kbuild lock once, together (fd 9). The tree goes back to the series alone
+# at the start and at the end. Then every boot is a job (jobs/run-jobs.sh;
+# HOSTS: fanned out over ssh): each bug's kernel with that bug's reproducer
+# only, and the "control" kernel, without any revert, with every reproducer;
+# ubsan-triage reads each log. A boot whose last complete run (its job.txt)
+# had the same kernel, initramfs and workloads is kept, not run again
+# (remove DETECT/boots/BUG to boot it again). The table has this run's bugs
+# and every earlier boot whose kernel image and initramfs are still current
+# (boots/BUG/run-key), so that runs of a few bugs (DETECT_BUGS=...) add up
+# to the whole corpus.
 #
 # usage: detect.sh, with the environment make gives it:
 #   TOP KERNEL PRISTINE DETECT SERIES SERIES_PATCHES FRAGMENTS BASE_ARG
@@ -127,6 +130,8 @@ done 2>/dev/null >"$DETECT/times.tsv.tmp" && mv "$DETECT/times.tsv.tmp" "$DETECT
 "$MAKE" -s -C "$TOP/boot-tests" O="$DETECT/boot-tests" KMODS= \
 	KIT_WORKLOADS="$WORKLOADS" || exit 1
 initrd=$DETECT/boot-tests/initramfs.cpio
+isha=$(sha256sum <"$initrd" | cut -c1-64)
+ikey=$(echo "$isha" | cut -c1-16)
 # a job line (jobs/README.md): name, result directory, bzImage, initramfs,
 # vmlinux, build, expectation, workloads, run-qemu.sh options
 job() {
@@ -134,21 +139,40 @@ job() {
 		"$images/$1/bzImage" "$initrd" "$images/$1/vmlinux" "$RUN-$1" - "$2" \
 		"$QEMU_OPTS"
 }
+# 0 when BUG's last boot already ran this kernel and initramfs with
+# WORKLOADS: its job.txt, which jobs/boot-job.sh writes before it renames
+# a complete boot into place, says so
+booted() { # BUG WORKLOADS
+	[ "$(grep -c -x -F -e "workloads=$2" -e "initramfs_sha256=$isha" \
+		-e "kernel_sha256=$(sha256sum <"$images/$1/bzImage" | cut -c1-64)" \
+		"$DETECT/boots/$1/job.txt" 2>/dev/null)" = 3 ]
+}
+# BUG's job line, unless its boot is current (then a line on fd 3)
+boot() { # BUG WORKLOADS
+	if booted "$1" "$2"; then
+		echo "  KEPT    boot of $1" >&3
+	else
+		job "$1" "$2"
+	fi
+}
 {
-	job control "$(echo "$WORKLOADS" | tr ' ' ,)"
+	boot control "$(echo "$WORKLOADS" | tr ' ' ,)"
 	for bug in $BUGS; do
-		job "$bug" "$(awk -F'\t' 'NR == 2 { print $2 }' "$CORPUS/$bug/bug.tsv")"
+		boot "$bug" "$(awk -F'\t' 'NR == 2 { print $2 }' "$CORPUS/$bug/bug.tsv")"
 	done
-} 2>/dev/null >"$DETECT/$RUN.jobs.tmp" && mv "$DETECT/$RUN.jobs.tmp" "$DETECT/$RUN.jobs" ||
+} 3>&1 2>/dev/null >"$DETECT/$RUN.jobs.tmp" && mv "$DETECT/$RUN.jobs.tmp" "$DETECT/$RUN.jobs" ||
 	fail "$DETECT" "cannot write $DETECT/$RUN.jobs"
 mkdir -p "$JOBS_DIR"
 rc=0
 set -- -n "$RUN" -d "$JOBS_DIR" -K "$TOP" -T "$TRIAGE" -W "$HOSTS_WD" \
 	-j "$BOOT_JOBS" -R "$BOOT_TRIES"
 [ -z "$HOSTS" ] || set -- "$@" -H "$HOSTS" -S "$HOSTS_SSH"
-sh "$TOP/jobs/run-jobs.sh" "$@" "$DETECT/$RUN.jobs" || rc=1
+if [ -s "$DETECT/$RUN.jobs" ]; then
+	sh "$TOP/jobs/run-jobs.sh" "$@" "$DETECT/$RUN.jobs" || rc=1
+else
+	echo "  KEPT    every boot: the same kernels, initramfs and workloads"
+fi
 
-ikey=$(sha256sum <"$initrd" | cut -c1-16)
 for bug in $BUGS; do
 	mkdir -p "$DETECT/boots/$bug"
 	echo "$(key_of "$bug") $ikey" >"$DETECT/boots/$bug/run-key"
