@@ -18,10 +18,10 @@
 # only, and the "control" kernel, without any revert, with every reproducer;
 # ubsan-triage reads each log. A boot whose last complete run (its job.txt)
 # had the same kernel, initramfs and workloads is kept, not run again
-# (remove DETECT/boots/BUG to boot it again). The table has this run's bugs
-# and every earlier boot whose kernel image and initramfs are still current
-# (boots/BUG/run-key), so that runs of a few bugs (DETECT_BUGS=...) add up
-# to the whole corpus.
+# (remove DETECT/boots/BUG to boot it again), and its log is triaged again
+# (jobs/retriage.sh), so that today's rules judge it. The table has this
+# run's bugs and every earlier bug whose boot is current in that sense, so
+# that runs of a few bugs (DETECT_BUGS=...) add up to the whole corpus.
 #
 # usage: detect.sh, with the environment make gives it:
 #   TOP KERNEL PRISTINE DETECT SERIES SERIES_PATCHES FRAGMENTS BASE_ARG
@@ -131,7 +131,6 @@ done 2>/dev/null >"$DETECT/times.tsv.tmp" && mv "$DETECT/times.tsv.tmp" "$DETECT
 	KIT_WORKLOADS="$WORKLOADS" || exit 1
 initrd=$DETECT/boot-tests/initramfs.cpio
 isha=$(sha256sum <"$initrd" | cut -c1-64)
-ikey=$(echo "$isha" | cut -c1-16)
 # a job line (jobs/README.md): name, result directory, bzImage, initramfs,
 # vmlinux, build, expectation, workloads, run-qemu.sh options
 job() {
@@ -147,20 +146,32 @@ booted() { # BUG WORKLOADS
 		-e "kernel_sha256=$(sha256sum <"$images/$1/bzImage" | cut -c1-64)" \
 		"$DETECT/boots/$1/job.txt" 2>/dev/null)" = 3 ]
 }
-# BUG's job line, unless its boot is current (then a line on fd 3)
-boot() { # BUG WORKLOADS
-	if booted "$1" "$2"; then
-		echo "  KEPT    boot of $1" >&3
+# the workloads BUG's boot runs: its reproducer; control runs them all
+workloads_of() { # BUG
+	if [ "$1" = control ]; then
+		echo "$WORKLOADS" | tr ' ' ,
 	else
-		job "$1" "$2"
+		awk -F'\t' 'NR == 2 { print $2 }' "$CORPUS/$1/bug.tsv"
+	fi
+}
+# BUG's job line, unless its boot is current: then it is triaged again
+# and named on fd 3
+boot() { # BUG
+	w=$(workloads_of "$1")
+	if ! booted "$1" "$w"; then
+		job "$1" "$w"
+	elif sh "$TOP/jobs/retriage.sh" "$TOP" "$TRIAGE" "$DETECT/boots/$1" \
+		"$images/$1/vmlinux" "$RUN-$1" >&3 2>&4; then
+		echo "  KEPT    boot of $1, triaged again" >&3
+	else
+		return 1
 	fi
 }
 {
-	boot control "$(echo "$WORKLOADS" | tr ' ' ,)"
-	for bug in $BUGS; do
-		boot "$bug" "$(awk -F'\t' 'NR == 2 { print $2 }' "$CORPUS/$bug/bug.tsv")"
+	for bug in control $BUGS; do
+		boot "$bug" || exit 1
 	done
-} 3>&1 2>/dev/null >"$DETECT/$RUN.jobs.tmp" && mv "$DETECT/$RUN.jobs.tmp" "$DETECT/$RUN.jobs" ||
+} 3>&1 4>&2 2>/dev/null >"$DETECT/$RUN.jobs.tmp" && mv "$DETECT/$RUN.jobs.tmp" "$DETECT/$RUN.jobs" ||
 	fail "$DETECT" "cannot write $DETECT/$RUN.jobs"
 mkdir -p "$JOBS_DIR"
 rc=0
@@ -173,14 +184,13 @@ else
 	echo "  KEPT    every boot: the same kernels, initramfs and workloads"
 fi
 
-for bug in $BUGS; do
-	mkdir -p "$DETECT/boots/$bug"
-	echo "$(key_of "$bug") $ikey" >"$DETECT/boots/$bug/run-key"
-done
+# this run's bugs, and an earlier run's whose boot is still current
 table=
 for bug in $CORPUS_BUGS; do
-	[ "$(cat "$DETECT/boots/$bug/run-key" 2>/dev/null)" = "$(key_of "$bug") $ikey" ] &&
-		table="$table $bug"
+	case " $BUGS " in
+	*" $bug "*) table="$table $bug" ;;
+	*) ! booted "$bug" "$(workloads_of "$bug")" || table="$table $bug" ;;
+	esac
 done
 # shellcheck disable=SC2086 # a list of bugs
 sh "$TABLE" "$TOP" "$KERNEL" "$DETECT" $table

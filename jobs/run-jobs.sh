@@ -250,47 +250,6 @@ echo "run-jobs: $run: $n job(s) on $where$([ $resume = 1 ] && echo ", resuming $
 (cd "$dir" && parallel --ungroup "$@" "sh kit/$khash/jobs/boot-job.sh -f runs/$run/spec/{}" \
 	:::: "$rundir/names") 2>&1 | tee -a "$rundir/output.log"
 
-# A job's results triaged again with its vmlinux and, beside it, the tree:
-# the names of inlined code and the rules that read the statement (a host
-# has neither), and the expectation checked on that triage. The new files
-# are written in STAGED/.retriage/NAME (verdict.sh names a boot by its
-# folder), checked whole and hashed under their final names, and only then
-# moved over the job's: until then its own files and checksums stand,
-# valid for the next run.
-retriage() { # STAGED VMLINUX NAME
-	v=$1/.retriage/$3
-	rm -rf "$1/.retriage" && mkdir -p "$v" &&
-		ln -s ../../console.log ../../verdict ../../boot.txt "$v/" ||
-		wdie "$1" "$3: cannot triage its console again; its results stay in $1" "$1/.retriage"
-	# an empty console (boot-job.sh) is read as /dev/null
-	log=$1/console.log
-	[ -s "$log" ] || log=/dev/null
-	for form in tsv json; do
-		"$triage" --kit "$kit" --vmlinux "$2" --$form -o "$v/triage.$form" "$log"
-		[ $? -le 1 ] || wdie "$1" "$3: cannot triage its console again ($form); its results stay in $1" "$1/.retriage"
-	done
-	new="triage.tsv triage.json"
-	expect=$(sed -n 's/^expect=//p' "$1/job.txt")
-	if [ -n "$expect" ] && [ "$expect" != - ]; then
-		sh "$kit/report/verdict.sh" "$v" "$expect" >"$v/expect.txt"
-		tail -n 1 "$v/expect.txt" | grep -q "^verdict $3: " ||
-			wdie "$1" "$3: cannot check its expectation again; its results stay in $1" "$1/.retriage"
-		new="$new expect.txt"
-	fi
-	(cd "$1" && awk '{ print $2 }' checksums | while read -r f; do
-		if [ -f ".retriage/$3/$f" ]; then
-			printf '%s  %s\n' "$(sha256sum <".retriage/$3/$f" | cut -c1-64)" "$f"
-		else
-			sha256sum "$f"
-		fi || exit 1
-	done >".retriage/$3/checksums") 2>/dev/null ||
-		wdie "$1" "$3: cannot write its checksums; its results stay in $1" "$1/.retriage"
-	for f in $new checksums; do
-		mv -f "$v/$f" "$1/$f" || die "$3: cannot move its new $f; its results stay in $1"
-	done
-	rm -rf "$1/.retriage"
-}
-
 # Collect: a job's results count when its checksums hold and it ran for
 # this run; symbolize here (the hosts get no vmlinux), then move them where
 # the kit expects them.
@@ -305,7 +264,10 @@ while IFS=$tab read -r name outdir vmlinux build k i workloads; do
 	staged=$ship/runs/$run/out/$name
 	state="done"
 	if valid "$staged"; then
-		[ "$vmlinux" = - ] || [ ! -r "$vmlinux" ] || retriage "$staged" "$vmlinux" "$name"
+		# triaged again with its vmlinux (jobs/retriage.sh)
+		[ "$vmlinux" = - ] || [ ! -r "$vmlinux" ] ||
+			sh "$kit/jobs/retriage.sh" "$kit" "$triage" "$staged" "$vmlinux" "$name" ||
+			exit 2
 		rm -rf "$outdir" && mkdir -p "$(dirname "$outdir")" && mv "$staged" "$outdir" ||
 			die "cannot move $staged to $outdir"
 	elif ! valid "$outdir"; then
