@@ -129,6 +129,7 @@ done 2>/dev/null >"$DETECT/times.tsv.tmp" && mv "$DETECT/times.tsv.tmp" "$DETECT
 
 "$MAKE" -s -C "$TOP/boot-tests" O="$DETECT/boot-tests" KMODS= \
 	KIT_WORKLOADS="$WORKLOADS" || exit 1
+srcdir=$(cd "$tree" && pwd) || exit 1
 initrd=$DETECT/boot-tests/initramfs.cpio
 isha=$(sha256sum <"$initrd" | cut -c1-64)
 # a job line (jobs/README.md): name, result directory, bzImage, initramfs,
@@ -155,8 +156,11 @@ workloads_of() { # BUG
 	fi
 }
 # BUG's job line, unless its boot is current: then it is triaged again
-# and named on fd 3
+# and named on fd 3. The image's "source" link names the tree, so that the
+# triage reads the statement at a site (the rules' line column): the
+# tree at the series alone, which differs from a bug's only in its revert.
 boot() { # BUG
+	ln -sfn "$srcdir" "$images/$1/source" || return 1
 	w=$(workloads_of "$1")
 	if ! booted "$1" "$w"; then
 		job "$1" "$w"

@@ -112,7 +112,8 @@ static void usage(FILE *f)
 	      "  --vmlinux FILE      symbolize frames with llvm-symbolizer\n"
 	      "  --src DIR           the kernel tree, for the source line at a "
 	      "site\n"
-	      "                      (default: the folder of --vmlinux)\n"
+	      "                      (default: the folder of --vmlinux, or its\n"
+	      "                      source link)\n"
 	      "  --follow            read one LOG while it grows; print each "
 	      "site\n"
 	      "                      to stderr as it is first seen, judged\n"
@@ -225,15 +226,27 @@ static int add_tree(struct trees *t, char *arg)
 	return 0;
 }
 
-/* The tree a vmlinux was built in, if its Makefile is beside it. */
+/*
+ * The tree a vmlinux was built in: its folder if a Makefile is beside it,
+ * else a "source" link beside it (as /lib/modules/VERSION/source names the
+ * tree of an installed kernel; a copied vmlinux, such as make detect's).
+ */
 static const char *default_src(const char *vmlinux, char *buf, size_t sz)
 {
+	static const char *const where[] = { "", "/source" };
 	char tmp[4096], mk[4200];
+	const char *dir;
+	size_t i;
 
 	snprintf(tmp, sizeof(tmp), "%s", vmlinux);
-	snprintf(buf, sz, "%s", dirname(tmp));
-	snprintf(mk, sizeof(mk), "%s/Makefile", buf);
-	return access(mk, R_OK) ? NULL : buf;
+	dir = dirname(tmp);
+	for (i = 0; i < sizeof(where) / sizeof(where[0]); i++) {
+		snprintf(buf, sz, "%s%s", dir, where[i]);
+		snprintf(mk, sizeof(mk), "%s/Makefile", buf);
+		if (!access(mk, R_OK))
+			return buf;
+	}
+	return NULL;
 }
 
 /*
