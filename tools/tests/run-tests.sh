@@ -536,6 +536,20 @@ $(cat "$TMPDIR_T/inline.tsv" "$TMPDIR_T/sym.err")"
 			"$TMPDIR_T/sibling.log" 'lib/sym\.c:4:13	sym_inner' --src "$TMPDIR_T/tree"
 		sibling_case "sibling call, no tree: the frame's name" \
 			"$TMPDIR_T/sibling.log" 'lib/sym\.c:4:13	sym_outer'
+		# a copied vmlinux (make detect's images): the tree is its
+		# "source" link, when that holds a Makefile
+		mkdir -p "$TMPDIR_T/image" && cp "$TMPDIR_T/symtest" "$TMPDIR_T/image/vmlinux" &&
+			ln -sfn "$TMPDIR_T/tree" "$TMPDIR_T/image/source"
+		for mk in no yes; do
+			[ $mk = no ] || : >"$TMPDIR_T/tree/Makefile"
+			"$TRIAGE" --tsv --vmlinux "$TMPDIR_T/image/vmlinux" "$TMPDIR_T/sibling.log" \
+				>"$TMPDIR_T/sibling.tsv" 2>"$TMPDIR_T/sym.err"
+			want=sym_outer t="a copied vmlinux whose source link has no Makefile: no tree"
+			[ $mk = no ] || want=sym_inner t="a copied vmlinux: the tree by its source link"
+			grep -q "	lib/sym\.c:4:13	$want	" "$TMPDIR_T/sibling.tsv" && ok "$t" ||
+				bad "$t" "$(cat "$TMPDIR_T/sibling.tsv" "$TMPDIR_T/sym.err")"
+		done
+		rm -f "$TMPDIR_T/tree/Makefile"
 		# sparse's lock annotations after the name, and on lines of
 		# their own, are not the function's name
 		printf '%s\n' 'static int lock_a(struct s *p) __acquires(p)' '{' \
