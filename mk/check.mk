@@ -93,9 +93,11 @@ test: check deps test-patches checkpatch kernel check-vmlinux check-ignorelist \
 test-kernel: deps test-patches checkpatch kernel check-vmlinux boot boot-variants
 	@$(MAKE) -s verdict
 
-## test-patches    apply-series.sh: applies, skips the perf fixes, stops on hand edits
+## test-patches    apply-series.sh: applies, skips the perf fixes, stops on hand edits;
+##                 copy-tree.sh: shares the tarball's files, names one written in place
 test-patches: | $(PRISTINE)/Makefile
 	@$(TOP)/patches/test-apply-series.sh $(PRISTINE) $(SERIES)
+	@sh $(TOP)/patches/test-copy-tree.sh $(PRISTINE)
 
 ## test-configure  a bad BASE stops configure.sh with its reason and leaves .config as it was
 test-configure: kernel

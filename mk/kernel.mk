@@ -99,18 +99,22 @@ variants: $(VARIANT_IMAGES)
 # A variant is a copy of the main tree, objects included, with one more
 # patch (corpus/BUG/KERNEL.patch): Kbuild then rebuilds only what that
 # patch touches. The files that the patch touches are kept out of the copy
-# and managed by apply-series.sh. The room for the copy is checked first
-# (the main tree's size, or a relink's when the variant was built before);
-# if the copy or the build fails, make removes the variant's bzImage
-# (.DELETE_ON_ERROR), which rsync may have brought from the main tree.
+# and managed by apply-series.sh. The sources still the tarball's are hard
+# links to the unpacked tarball's (a variant of tiny 6.1 takes 375 MiB, not
+# 1.8 GiB); after the build, copy-tree.sh -c makes sure that Kbuild wrote
+# none of them. The room is checked first (what the copy writes, plus the
+# main tree's relink); if the copy or the build fails, make removes the
+# variant's bzImage (.DELETE_ON_ERROR), which rsync may have brought from
+# the main tree.
 $(OUT)/variants/%/arch/x86/boot/bzImage: $(TOP)/corpus/%/$(KERNEL).patch \
 		$(TREE)/vmlinux
 	@echo "  VARIANT $*"
 	@mkdir -p $(OUT)/variants/$*
 	@sed -n 's|^+++ b/\([^[:space:]]*\).*|/\1|p' $< >$(OUT)/variants/.$*.exclude
-	@need=$$($(SPACE) kbuild $(OUT)/variants/$* $$($(SPACE) size $(TREE))) && \
-	$(SPACE) run -q $(OUT)/variants/$* $$need sh $(TOP)/patches/copy-tree.sh \
-		$(TREE) $(OUT)/variants/$* $(OUT)/variants/$* $(OUT)/variants/.$*.exclude
+	@copy=$$($(COPY_TREE) -n $(TREE) $(OUT)/variants/$* $(OUT)/variants/.$*.exclude $(PRISTINE)) && \
+	need=$$((copy + $$($(SPACE) kbuild $(TREE) 0))) && \
+	$(SPACE) run -q $(OUT)/variants/$* $$need $(COPY_TREE) $(TREE) $(OUT)/variants/$* \
+		$(OUT)/variants/$* $(OUT)/variants/.$*.exclude $(PRISTINE)
 	@# The copy is the kit's, never edited by hand: its series files come
 	@# from the main tree, so the hand-edit manifest does not apply.
 	@rm -f $(OUT)/variants/$*/.kit-patches/manifest
@@ -120,6 +124,7 @@ $(OUT)/variants/%/arch/x86/boot/bzImage: $(TOP)/corpus/%/$(KERNEL).patch \
 	@$(TOP)/patches/apply-series.sh $(PRISTINE) $(OUT)/variants/$* $(SERIES) $<
 	@start=$$(date +%s); $(call KMAKE_MODS,$(OUT)/variants/$*,$(KBUILD_TARGETS)) || exit 1; \
 	echo "variant $*: built in $$(( $$(date +%s) - start )) s"
+	@$(COPY_TREE) -c $(OUT)/variants/$*
 
 ## check-vmlinux   count the calls to each integer sanitizer handler in vmlinux
 HANDLERS := add_overflow sub_overflow mul_overflow negate_overflow implicit_conversion

@@ -37,11 +37,12 @@ $(PRISTINE)/Makefile: | $(BUILD_DIR)/.deps-stamp
 # objects included, when TWIN has a vmlinux (patches/copy-tree.sh), into
 # DIR.tmp renamed when whole, after checking the room for it (the size of
 # what is copied); a copy cut short by a full disk is removed.
+COPY_TREE := sh $(TOP)/patches/copy-tree.sh
 TREE_COPY = rm -rf $(1).tmp; \
 	if [ -n '$(strip $(2))' ] && [ -s '$(strip $(2))/vmlinux' ]; then \
 		echo "  COPY    $(1), objects included, from $(strip $(2))"; \
 		need=$$($(SPACE) size $(strip $(2))) && $(SPACE) run -q $(1) $$need \
-			sh $(TOP)/patches/copy-tree.sh $(strip $(2)) $(1).tmp $(1); \
+			$(COPY_TREE) $(strip $(2)) $(1).tmp $(1); \
 	else echo "  COPY    $(1)"; need=$$($(SPACE) size $(PRISTINE)) && \
 		$(SPACE) run -q $(1) $$need cp -a $(PRISTINE) $(1).tmp; fi && \
 	mv $(1).tmp $(1) || { rm -rf $(1).tmp; exit 1; }
