@@ -68,6 +68,15 @@ test_ubsan_reports() {
 		bad "test_ubsan: marked wrap-around reported:"
 		echo "$quiet" | awk -F'\t' '{ print "        " $3 " " $4 ": " $7 }'
 	fi
+	# Patch 0048: ten values held in registers across a reported check
+	# (in caller-saved ones, with CONFIG_UBSAN_INTEGER_PRESERVE_REGS) are
+	# the same after it.
+	if grep -q 'test_ubsan_regs_kept: the values were kept' "$dir/console.log"; then
+		good "test_ubsan: values in registers kept across a reported check"
+	else
+		bad "test_ubsan: regs_kept: $(grep -o 'test_ubsan_regs_kept: a value changed.*' \
+			"$dir/console.log" | head -1 | grep . || echo 'no result in the console')"
+	fi
 	for count in wrap_silenced ptr_err_silenced all_ones_silenced; do
 		if grep -Eq "(^|\\] ) *ok [0-9]+ $count" "$dir/console.log"; then
 			good "test_ubsan: $count counted the silenced checks"
@@ -101,6 +110,7 @@ test_ubsan_reports() {
 		fi
 	done <<'CASES'
 signed-integer-overflow|2147483647 + 2 
+signed-integer-overflow|2147483646 + 5 
 unsigned-integer-overflow|4294967295 + 2 
 signed-integer-overflow|-2147483648 - 2 
 signed-integer-overflow|1073741823 * 
