@@ -13,21 +13,15 @@ here=$(cd "$(dirname "$0")" && pwd)
 copy=$here/copy-tree.sh
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
-pass=0
-fail=0
+KTAP_BUF=$tmp/ktap
+# shellcheck source=tools/tests/ktap.sh
+. "$here/../tools/tests/ktap.sh"
 
+# check NAME CMD...: CMD's output is the reason of a failure
 check() {
 	name=$1
 	shift
-	if "$@" >>"$tmp/out" 2>&1; then
-		pass=$((pass + 1))
-		echo "ok $((pass + fail)) $name"
-	else
-		fail=$((fail + 1))
-		echo "not ok $((pass + fail)) $name"
-		sed 's/^/# /' "$tmp/out"
-	fi
-	: >"$tmp/out"
+	if out=$("$@" 2>&1); then ok "$name"; else bad "$name" "$out"; fi
 }
 
 same() {
@@ -49,12 +43,9 @@ cp -a "$src" "$tmp/tree"
 echo '/* patched */' >>"$tmp/tree/COPYING"
 head -c 65536 /dev/urandom >"$tmp/tree/kernel/events/core.o"
 head -c 4096 /dev/urandom >"$tmp/tree/vmlinux"
-: >"$tmp/out"
 
-echo "KTAP version 1"
-echo "1..8"
-all=$(sh "$copy" -n "$tmp/tree" "$tmp/copy" 2>>"$tmp/out")
-mib=$(sh "$copy" -n "$tmp/tree" "$tmp/copy" "" "$src" 2>>"$tmp/out")
+all=$(sh "$copy" -n "$tmp/tree" "$tmp/copy")
+mib=$(sh "$copy" -n "$tmp/tree" "$tmp/copy" "" "$src")
 check "-n: sharing, the copy writes less (${mib:-?} MiB, ${all:-?} MiB without)" \
 	[ "${mib:-9}" -lt "${all:-0}" ]
 check "the copy is made" sh "$copy" "$tmp/tree" "$tmp/copy" "" "" "$src"
@@ -69,5 +60,4 @@ echo '# written in place' >>"$tmp/copy/Makefile"
 sh "$copy" -c "$tmp/copy" >"$tmp/c.out" 2>&1
 check "-c: a shared file written in place fails the check" [ $? -eq 1 ]
 check "-c: and is named" grep -q '^  Makefile$' "$tmp/c.out"
-echo "# $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+ktap_end
