@@ -30,6 +30,14 @@ die() {
 	exit 1
 }
 
+# is flavor $1 among FLAVORS
+has() {
+	case " $FLAVORS " in
+	*" $1 "*) return 0 ;;
+	esac
+	return 1
+}
+
 # the tree of flavor $1
 tree() {
 	case $1 in
@@ -134,6 +142,10 @@ measure() {
 	done
 	# Trap mode says what fired: test_ubsan on the trap kernel traps on
 	# each case; the line before the oops names the check.
+	if ! has trap; then
+		printf 'trap_line\tnot measured (no trap flavor)\ntrap_triage\t\n' >"$RES/trap-check"
+		return
+	fi
 	out=$BENCH/boots/trap-test-ubsan
 	"$TOP/boot-tests/host/run-qemu.sh" -a "$ACCEL" -c "$KVM_CACHE" -t 300 \
 		-k "$BENCH/trap/arch/x86/boot/bzImage" \
@@ -165,7 +177,7 @@ stats() {
 
 # metric, then median min max n iqr for each flavor of FLAVORS: one line a metric
 medians() {
-	metrics=$(cat "$RES/none.size" "$RES/report.size" "$RES/none.run" |
+	metrics=$(for s in size run; do for f in $FLAVORS; do cat "$RES/$f.$s"; done; done |
 		cut -f1 | grep -v '^failed$' | awk '!seen[$0]++')
 	for m in $metrics; do
 		line=$m
@@ -179,7 +191,9 @@ medians() {
 }
 
 report() {
-	[ -f "$RES/none.run" ] || die "no results; run make bench"
+	for f in $FLAVORS; do
+		[ -f "$RES/$f.run" ] || die "no results of $f; run make bench"
+	done
 	machine="$(nproc) cores, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
 	date=$(date -u '+%Y-%m-%d %H:%M UTC')
 	medians >"$RES/table.tsv"
@@ -252,6 +266,7 @@ time_to_verdict() {
 	echo "  the -icount boots, wall s: $(for f in $FLAVORS; do printf '%s=%s ' "$f" "$(vals "$f" wall:icount_boot_s)"; done)"
 	echo
 	echo "trap mode: $(sed -n 's/^trap_line\t//p' "$RES/trap-check")"
+	has trap || return 0
 	echo "  ubsan-triage reads it as: $(sed -n 's/^trap_triage\t//p' "$RES/trap-check")"
 }
 

@@ -16,10 +16,13 @@
 
 BENCH := $(OUT)/bench
 BENCH_REF := $(OUT_REF)/bench
-# with a budget, the kit's kernel alone: the budget is judged on it
+# with a budget, the kit's kernel alone: the budget is judged on it. A
+# subset (BENCH_CHECKED=report, say) builds and boots only the references
+# it needs: none for report mode, none-trap for trap mode.
 BENCH_CHECKED := report trap $(if $(BUDGET),,wrap wrap-trap trunc trunc-trap)
-BENCH_REFS := none none-trap
-BENCH_FLAVORS := $(BENCH_REFS) $(BENCH_CHECKED)
+BENCH_REFS := $(if $(filter-out %trap,$(BENCH_CHECKED)),none) \
+	$(if $(filter %trap,$(BENCH_CHECKED)),none-trap)
+BENCH_FLAVORS := $(strip $(BENCH_REFS) $(BENCH_CHECKED))
 # a flavor's tree: the references' are shared by every budget
 bench_tree = $(if $(filter none%,$(1)),$(BENCH_REF),$(BENCH))/$(1)
 BENCH_ROUNDS ?= 5
@@ -81,16 +84,16 @@ bench: $(BENCH_TREES) tools perf-tool
 	@$(BENCH_GUEST)
 	@# with a budget, the floor's reference: the raw kernel's checks
 	$(if $(BUDGET),@$(MAKE) -s BUDGET= $(RAW)/census.tsv)
-	@$(MAKE) -s -C $(TOP)/boot-tests O=$(BENCH)/boot-tests-ubsan \
+	$(if $(filter report,$(BENCH_FLAVORS)),@$(MAKE) -s -C $(TOP)/boot-tests O=$(BENCH)/boot-tests-ubsan \
 		KIT_WORKLOADS="test-ubsan perf-cve-2023-6931 perf-u16-2015" \
-		KMODS=$(BENCH)/report/lib/test_ubsan.ko
-	@$(MAKE) -s -C $(TOP)/boot-tests O=$(BENCH)/boot-tests-trap \
-		KIT_WORKLOADS="test-ubsan" KMODS=$(BENCH)/trap/lib/test_ubsan.ko
+		KMODS=$(BENCH)/report/lib/test_ubsan.ko)
+	$(if $(filter trap,$(BENCH_FLAVORS)),@$(MAKE) -s -C $(TOP)/boot-tests O=$(BENCH)/boot-tests-trap \
+		KIT_WORKLOADS="test-ubsan" KMODS=$(BENCH)/trap/lib/test_ubsan.ko)
 	@$(BENCH_SH) measure
 	@# Time to verdict: touch one perf file in the report tree, rebuild,
 	@# boot the reproducers and triage. Only the touched file and the link
 	@# are redone (the content, hence the image, stays the same).
-	@t0=$$(date +%s%3N); touch $(BENCH)/report/kernel/events/core.c; \
+	$(if $(filter report,$(BENCH_FLAVORS)),@t0=$$(date +%s%3N); touch $(BENCH)/report/kernel/events/core.c; \
 	$(BENCH_KENV); $(call KMAKE,$(BENCH)/report) $(KBUILD_TARGETS) \
 		>$(BENCH)/ttv.kbuild.log 2>&1 || { tail -30 $(BENCH)/ttv.kbuild.log; exit 1; }; \
 	t1=$$(date +%s%3N); \
@@ -102,7 +105,7 @@ bench: $(BENCH_TREES) tools perf-tool
 		$(BENCH)/boots/ttv/console.log >$(BENCH)/boots/ttv/triage.json; \
 	t3=$$(date +%s%3N); \
 	echo "rebuild_ms=$$((t1 - t0)) boot_ms=$$((t2 - t1)) triage_ms=$$((t3 - t2)) total_ms=$$((t3 - t0))" \
-		>$(BENCH)/ttv.times
+		>$(BENCH)/ttv.times)
 	@$(BENCH_SH) report
 
 # The overhead budget (BUDGET=N, bench/README.md). One step: profile
