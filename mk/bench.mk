@@ -92,7 +92,8 @@ bench: $(BENCH_TREES) tools perf-tool
 	@$(BENCH_SH) measure
 	@# Time to verdict: touch one perf file in the report tree, rebuild,
 	@# boot the reproducers and triage. Only the touched file and the link
-	@# are redone (the content, hence the image, stays the same).
+	@# are redone (the content, hence the image, stays the same). Without
+	@# a report flavor, no figure: not an earlier run's.
 	$(if $(filter report,$(BENCH_FLAVORS)),@t0=$$(date +%s%3N); touch $(BENCH)/report/kernel/events/core.c; \
 	$(BENCH_KENV); $(call KMAKE,$(BENCH)/report) $(KBUILD_TARGETS) \
 		>$(BENCH)/ttv.kbuild.log 2>&1 || { tail -30 $(BENCH)/ttv.kbuild.log; exit 1; }; \
@@ -105,7 +106,7 @@ bench: $(BENCH_TREES) tools perf-tool
 		$(BENCH)/boots/ttv/console.log >$(BENCH)/boots/ttv/triage.json; \
 	t3=$$(date +%s%3N); \
 	echo "rebuild_ms=$$((t1 - t0)) boot_ms=$$((t2 - t1)) triage_ms=$$((t3 - t2)) total_ms=$$((t3 - t0))" \
-		>$(BENCH)/ttv.times)
+		>$(BENCH)/ttv.times,@rm -f $(BENCH)/ttv.times)
 	@$(BENCH_SH) report
 
 # The overhead budget (BUDGET=N, bench/README.md). One step: profile
