@@ -58,7 +58,7 @@ sites_in() {
 # Report mode: the quiet cases, the handlers' counts, and one report per case.
 test_ubsan_reports() {
 	# test_ubsan's quiet case: marked wrap-around must not report, and the
-	# two checks on wrapping types must be counted.
+	# five checks on wrapping types must be counted.
 	quiet=$(sites_in lib/test_ubsan.c | awk -F'\t' '$4 ~ /^test_ubsan_wrap/ ||
 		($4 == "test_ubsan_ptr_err" && index($7, "of value -12 ") == 0) ||
 		($4 == "test_ubsan_all_ones" && index($7, "of value -2 ") == 0)')
